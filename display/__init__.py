@@ -1,0 +1,1 @@
+"""pygame rendering of any engine geometry, prompts and score panels; headless screenshots."""

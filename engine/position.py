@@ -1,0 +1,248 @@
+"""Positions: what stands where, whose turn, and the state a variant needs; push/pop moves."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .moves import DROP, EN_PASSANT, REMOVE, Move
+
+if TYPE_CHECKING:
+    from .variant import Variant
+
+
+class IllegalMoveError(ValueError):
+    """A move text that matches no legal move in the position."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended. ``winner`` is a side index, or None for a draw."""
+
+    termination: str  # checkmate, stalemate, king_capture, bare_king, fifty_move, repetition,
+    #                   insufficient_material, line, score, agreement, variant-specific names
+    winner: int | None
+
+    def result(self, nsides: int = 2) -> str:
+        """PGN-style result for two sides: 1-0, 0-1, 1/2-1/2."""
+        if self.winner is None:
+            return "1/2-1/2"
+        if nsides == 2:
+            return "1-0" if self.winner == 0 else "0-1"
+        return f"{self.winner + 1}-wins"
+
+
+_ZOBRIST_CACHE: dict[tuple[int, int], list[list[int]]] = {}
+
+
+def _zobrist(cells: int, codes: int) -> list[list[int]]:
+    key = (cells, codes)
+    table = _ZOBRIST_CACHE.get(key)
+    if table is None:
+        rng = random.Random(0xC4E55 + cells * 131 + codes)  # fixed seed: hashes stable across runs
+        table = [[0] + [rng.getrandbits(64) for _ in range(codes - 1)] for _ in range(cells)]
+        _ZOBRIST_CACHE[key] = table
+    return table
+
+
+class Position:
+    """A mutable position with a move stack, like python-chess's ``Board``.
+
+    ``board[cell]`` is a piece code (0 empty), ``ids[cell]`` the identity of the physical piece
+    standing there (0 empty): identities follow pieces through moves, promotions and swaps.
+    """
+
+    def __init__(
+        self,
+        variant: Variant,
+        board: list[int],
+        side: int = 0,
+        *,
+        castling: frozenset[int] = frozenset(),
+        ep: int = -1,
+        halfmove: int = 0,
+        fullmove: int = 1,
+        hands: list[dict[int, int]] | None = None,
+        extra: dict[str, str] | None = None,
+        ids: list[int] | None = None,
+    ) -> None:
+        self.variant = variant
+        self.board = board
+        self.side = side
+        self.castling = castling
+        self.ep = ep
+        self.halfmove = halfmove
+        self.fullmove = fullmove
+        self.hands = hands if hands is not None else [{} for _ in range(variant.nsides)]
+        self.extra = extra if extra is not None else {}
+        if ids is None:
+            ids = [0] * len(board)
+            n = 0
+            for c, code in enumerate(board):
+                if code:
+                    n += 1
+                    ids[c] = n
+        self.ids = ids
+        self.next_id = max(ids, default=0) + 1
+        self.zobrist = _zobrist(len(board), variant.max_code)
+        self.move_stack: list[Move] = []
+        self._undo: list[tuple] = []
+        self.hash = self._full_hash()
+        self.history: list[int] = [self.hash]
+
+    # -- identity / hashing ------------------------------------------------------------------------
+    def _full_hash(self) -> int:
+        h = 0
+        z = self.zobrist
+        for c, code in enumerate(self.board):
+            if code:
+                h ^= z[c][code]
+        return h ^ self._state_hash()
+
+    def _state_hash(self) -> int:
+        return hash((self.side, self.castling, self.ep, tuple(tuple(sorted(h.items())) for h in self.hands),
+                     tuple(sorted(self.extra.items())))) & 0xFFFFFFFFFFFFFFFF
+
+    def copy(self) -> Position:
+        """An independent copy with the same history (for analysis off the live game)."""
+        p = Position.__new__(Position)
+        p.variant = self.variant
+        p.board = self.board[:]
+        p.side = self.side
+        p.castling = self.castling
+        p.ep = self.ep
+        p.halfmove = self.halfmove
+        p.fullmove = self.fullmove
+        p.hands = [dict(h) for h in self.hands]
+        p.extra = dict(self.extra)
+        p.ids = self.ids[:]
+        p.next_id = self.next_id
+        p.zobrist = self.zobrist
+        p.move_stack = self.move_stack[:]
+        p._undo = self._undo[:]
+        p.hash = self.hash
+        p.history = self.history[:]
+        return p
+
+    # -- queries -----------------------------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        return self.variant.rules.legal_moves(self)
+
+    def is_check(self) -> bool:
+        return self.variant.rules.in_check(self)
+
+    def outcome(self) -> Outcome | None:
+        return self.variant.rules.outcome(self)
+
+    def fen(self) -> str:
+        from .notation import format_fen
+        return format_fen(self)
+
+    def move_text(self, move: Move) -> str:
+        from .notation import move_text
+        return move_text(self.variant, move)
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move written ``text``; ``IllegalMoveError`` otherwise."""
+        for move in self.legal_moves():
+            if self.move_text(move) == text:
+                return move
+        raise IllegalMoveError(f"no matching legal move for {text} in {self.fen()}")
+
+    def piece_at(self, cell: int) -> int:
+        return self.board[cell]
+
+    def cells_of(self, side: int) -> list[int]:
+        s1 = side + 1
+        return [c for c, code in enumerate(self.board) if code and code & 3 == s1]
+
+    # -- push / pop --------------------------------------------------------------------------------
+    def push(self, move: Move) -> None:
+        """Play ``move`` (assumed legal: use ``parse_move`` or ``legal_moves`` to get one)."""
+        v = self.variant
+        board = self.board
+        ids = self.ids
+        changes = move.changes
+        undo_ids = [(c, ids[c]) for c, _, _ in changes]
+        record = (move, self.castling, self.ep, self.halfmove, self.fullmove, self.hash, undo_ids,
+                  [dict(h) for h in self.hands] if (move.tag in (DROP, REMOVE) or v.rules.tracks_hands) else None,
+                  dict(self.extra) if self.extra or v.rules.has_state else None, self.next_id)
+        self._undo.append(record)
+        z = self.zobrist
+        h = self.hash ^ self._state_hash()
+        castling = self.castling
+        if castling:
+            kinds = v.kinds
+            for cell, before, _after in changes:
+                if before and kinds[before >> 2].castles == "king":
+                    castling = frozenset(r for r in castling if (board[r] & 3) != (before & 3))
+                if cell in castling:
+                    castling = castling - {cell}
+            self.castling = castling
+        moved_ids = [(dst, ids[src]) for src, dst in move.relocations]
+        for cell, before, after in changes:
+            board[cell] = after
+            h ^= z[cell][before] ^ z[cell][after]
+            ids[cell] = 0
+        for dst, pid in moved_ids:
+            ids[dst] = pid
+        for cell, _before, after in changes:
+            if after and not ids[cell]:
+                ids[cell] = self.next_id
+                self.next_id += 1
+        irreversible = bool(move.captured) or move.tag in (EN_PASSANT, DROP, REMOVE) or (
+            move.frm >= 0 and v.is_pawn[move.piece])
+        self.halfmove = 0 if irreversible else self.halfmove + 1
+        self.ep = v.rules.ep_after(self, move)
+        v.rules.on_push(self, move)
+        self.side = (self.side + 1) % v.nsides
+        if self.side == 0:
+            self.fullmove += 1
+        self.hash = h ^ self._state_hash()
+        self.move_stack.append(move)
+        self.history.append(self.hash)
+
+    def pop(self) -> Move:
+        """Take back the last move and return it."""
+        move, castling, ep, halfmove, fullmove, h, undo_ids, hands, extra, next_id = self._undo.pop()
+        board = self.board
+        for cell, before, _after in move.changes:
+            board[cell] = before
+        for cell, pid in undo_ids:
+            self.ids[cell] = pid
+        self.castling = castling
+        self.ep = ep
+        self.halfmove = halfmove
+        self.fullmove = fullmove
+        self.hash = h
+        self.side = (self.side - 1) % self.variant.nsides
+        if hands is not None:
+            self.hands = hands
+        if extra is not None:
+            self.extra = extra
+        self.next_id = next_id
+        self.move_stack.pop()
+        self.history.pop()
+        return move
+
+    def push_text(self, text: str) -> Move:
+        move = self.parse_move(text)
+        self.push(move)
+        return move
+
+    # Fast make/unmake of a move's board changes only, for legality tests inside the generator.
+    def _apply(self, changes: tuple[tuple[int, int, int], ...]) -> None:
+        board = self.board
+        for cell, _b, after in changes:
+            board[cell] = after
+
+    def _revert(self, changes: tuple[tuple[int, int, int], ...]) -> None:
+        board = self.board
+        for cell, before, _a in changes:
+            board[cell] = before
+
+
+def start_position(variant: Variant) -> Position:
+    from .notation import parse_fen
+    return parse_fen(variant, variant.start)

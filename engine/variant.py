@@ -1,0 +1,479 @@
+"""Variants as data.
+
+Each variant is a TOML file in ``engine/variants/``. A file may name another in ``inherits`` and
+then states only what differs (Fairy-Stockfish's ``[child:parent]`` idea). ``load_variant``
+merges the chain, validates every key, and compiles the piece notation into per-cell move tables
+that the move generator walks. Errors are ``VariantError`` with a one-line reason naming the key.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from . import geometry as geo
+from .geometry import Geometry, Vector
+from .pieces import BOTH, CAPTURE, MOVE, NotationError, lame_path, parse_betza, select_directions
+
+
+class VariantError(ValueError):
+    """A variant definition (or name) that cannot be used."""
+
+
+# Every key a variant file may hold, with what it means; the validator rejects anything else.
+VARIANT_KEYS: dict[str, str] = {
+    "inherits": "name of the variant this one extends",
+    "title": "human-readable name",
+    "source": "rule text this variant follows",
+    "geometry": "board shape table (type = rectangle | ring | two_boards ...)",
+    "sides": "names of the sides in turn order",
+    "side_letters": "for 3+ sides: one lower-case mark per side, written before piece letters",
+    "forward": "per side, the grid vector that counts as forward",
+    "start": "start position in the text position notation",
+    "pieces": "table of piece kinds by letter",
+    "royalty": "checkmate | king_capture | none",
+    "stalemate": "draw | loss | win (for the side that cannot move)",
+    "fifty_move": "plies without capture or pawn move that draw (0: off)",
+    "repetition": "occurrences of one position that draw (0: off)",
+    "insufficient_material": "none | fide",
+    "castling": "true when kings castle with rooks",
+    "en_passant": "true when pawns capture en passant",
+    "promotion": "table: zones (region per side), choices (letters), from_captured (bool)",
+    "rules": "name of the rule hooks class (engine.rules) for what data cannot say",
+    "options": "table of variant-specific settings passed to the rule hooks",
+    "bare_king": "true when a side left with only royal (and non-checking) pieces loses",
+    "notation": "move notation name (uci)",
+}
+PIECE_KEYS: dict[str, str] = {
+    "name": "piece name",
+    "betza": "movement in the piece notation (engine.pieces)",
+    "royal": "true when losing it (or being checkmated) loses the game",
+    "pawn": "true for pawns: promote in the zone, count for the fifty-move rule",
+    "en_passant": "true when its multi-step non-capturing move may be captured en passant",
+    "captures_en_passant": "true when its captures include en passant",
+    "castles": "king | rook",
+    "gives_check": "false for pieces that may not attack royal pieces",
+    "value": "material or scoring value",
+    "glyph": "picture for the display: king queen rook bishop knight pawn, or a letter",
+    "remove": "true in a child variant: drop the inherited piece",
+    "hook": "name of a movement hook in the rule class, for moves the notation cannot say",
+}
+GEOMETRY_KEYS = {
+    "type", "files", "ranks", "holes", "regions", "step_regions", "cells", "names", "base", "suffixes",
+    "sectors",
+}
+
+
+@dataclass
+class PieceKind:
+    letter: str  # upper-case symbol, e.g. "N" or "~N"
+    name: str
+    betza: str
+    royal: bool = False
+    pawn: bool = False
+    en_passant: bool = False
+    captures_en_passant: bool = False
+    castles: str = ""
+    gives_check: bool = True
+    value: int = 0
+    glyph: str = ""
+    hook: str = ""
+
+
+@dataclass
+class Variant:
+    name: str
+    title: str
+    geometry: Geometry
+    sides: tuple[str, ...]
+    forward: tuple[Vector, ...]
+    kinds: tuple[PieceKind, ...]
+    start: str
+    royalty: str = "checkmate"
+    stalemate: str = "draw"
+    fifty_move: int = 100
+    repetition: int = 3
+    insufficient_material: str = "none"
+    castling: bool = False
+    en_passant: bool = False
+    promotion_zones: tuple[frozenset[int], ...] = ()
+    promotion_choices: tuple[int, ...] = ()  # kind indices
+    promotion_from_captured: bool = False
+    rules_name: str = "standard"
+    options: dict[str, Any] = field(default_factory=dict)
+    bare_king: bool = False
+    side_letters: tuple[str, ...] = ()
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        self.nsides = len(self.sides)
+        self.kind_index = {k.letter: i for i, k in enumerate(self.kinds)}
+        self._compile()
+        from .rules import rules_for  # local: rules import this module
+        self.rules = rules_for(self)
+
+    # -- piece codes -----------------------------------------------------------------------------
+    # A piece code packs kind and side: (kind << 2) | (side + 1); 0 is an empty cell.
+    def code(self, kind: int, side: int) -> int:
+        return (kind << 2) | (side + 1)
+
+    @staticmethod
+    def side_of(code: int) -> int:
+        return (code & 3) - 1
+
+    @staticmethod
+    def kind_of(code: int) -> int:
+        return code >> 2
+
+    def symbol(self, code: int) -> str:
+        """Text of a piece code: ``N``/``n`` for two sides, ``gN`` style marks for more."""
+        kind = self.kinds[code >> 2]
+        side = (code & 3) - 1
+        if self.nsides == 2:
+            return kind.letter if side == 0 else kind.letter.lower()
+        return self.side_letters[side] + kind.letter
+
+    def parse_symbol(self, text: str) -> int:
+        if self.nsides == 2:
+            upper = text.upper()
+            if upper not in self.kind_index:
+                raise ValueError(f"{self.name}: no piece {text!r}")
+            side = 0 if text == upper else 1
+            if text != upper and text.lower() != text:
+                raise ValueError(f"{self.name}: piece {text!r} mixes cases")
+            return self.code(self.kind_index[upper], side)
+        mark, letter = text[:1], text[1:]
+        if mark not in self.side_letters or letter not in self.kind_index:
+            raise ValueError(f"{self.name}: no piece {text!r}")
+        return self.code(self.kind_index[letter], self.side_letters.index(mark))
+
+    def all_codes(self) -> list[int]:
+        return [self.code(k, s) for k in range(len(self.kinds)) for s in range(self.nsides)]
+
+    # -- compiled tables -------------------------------------------------------------------------
+    def _compile(self) -> None:
+        """Per piece code and cell: leaps as (target, mode, lame_cell, initial) and rides as
+        (ray, mode, hop, initial); plus reverse attack tables for check detection."""
+        g = self.geometry
+        n = g.size
+        self.max_code = max(self.all_codes()) + 1
+        self.leaps: list[list[tuple[tuple[int, int, int, bool], ...]]] = [[] for _ in range(self.max_code)]
+        self.rides: list[list[tuple[tuple[tuple[int, ...], int, bool, bool], ...]]] = [
+            [] for _ in range(self.max_code)
+        ]
+        self.is_royal = [False] * self.max_code
+        self.is_pawn = [False] * self.max_code
+        # attack vectors: code -> list of (vector, max_range, hop) it captures along
+        attack_vectors: dict[int, list[tuple[Vector, int, bool]]] = {}
+        self.simple = True  # no hoppers, no hooks: enables pin-based fast legality
+        # "i" components apply where the start position holds the same piece: FIDE pawns on their
+        # second rank, Sesqui pawns on any pawn start cell (its text says exactly that).
+        from .notation import parse_board
+        start_board = parse_board(self, self.start.split()[0].split("[")[0])
+        for code in self.all_codes():
+            kind = self.kinds[code >> 2]
+            side = (code & 3) - 1
+            self.is_royal[code] = kind.royal
+            self.is_pawn[code] = kind.pawn
+            comps = parse_betza(kind.betza) if kind.betza else ()
+            per_cell_leaps: list[list[tuple[int, int, int, bool]]] = [[] for _ in range(n)]
+            per_cell_rides: list[list[tuple[tuple[int, ...], int, bool, bool]]] = [[] for _ in range(n)]
+            attacks: list[tuple[Vector, int, bool]] = []
+            if kind.hook:
+                self.simple = False
+            for comp in comps:
+                vectors = select_directions(g.images(comp.atom), comp.directions, self.forward[side])
+                for vec in vectors:
+                    if comp.mode & CAPTURE and kind.gives_check:
+                        attacks.append((vec, comp.max_range, comp.hop))
+                    if comp.hop:
+                        self.simple = False
+                    table = g.step(vec)
+                    lame_vec = lame_path(vec) if comp.lame else None
+                    lame_table = g.step(lame_vec) if lame_vec else None
+                    for cell in range(n):
+                        if comp.initial and start_board[cell] != code:
+                            continue
+                        if comp.max_range == 1 and not comp.hop:
+                            t = table[cell]
+                            if t >= 0:
+                                lame_cell = lame_table[cell] if lame_table else -1
+                                per_cell_leaps[cell].append((t, comp.mode, lame_cell, comp.initial))
+                        else:
+                            ray = g.ray(cell, vec)
+                            if comp.max_range:
+                                ray = ray[: comp.max_range]
+                            if ray:
+                                per_cell_rides[cell].append((ray, comp.mode, comp.hop, comp.initial))
+            self.leaps[code] = [_merge_leaps(c) for c in per_cell_leaps]
+            self.rides[code] = [tuple(c) for c in per_cell_rides]
+            attack_vectors[code] = attacks
+        self._compile_attacks(attack_vectors)
+
+    def _compile_attacks(self, attack_vectors: dict[int, list[tuple[Vector, int, bool]]]) -> None:
+        """Reverse tables: for a target cell and attacking side, the rays to look along and which
+        codes attack from each distance. Built from capture components of pieces that give check."""
+        g = self.geometry
+        n = g.size
+        # (side, vector) -> {distance: set(codes)}; 0 = unlimited
+        by_vec: dict[tuple[int, Vector], dict[int, set[int]]] = {}
+        hop_by_vec: dict[tuple[int, Vector], set[int]] = {}
+        for code, atts in attack_vectors.items():
+            side = (code & 3) - 1
+            for vec, rng, hop in atts:
+                if hop:
+                    hop_by_vec.setdefault((side, vec), set()).add(code)
+                else:
+                    by_vec.setdefault((side, vec), {}).setdefault(rng, set()).add(code)
+        # attack_rays[side][cell] = tuple of (ray cells, per-distance frozensets)
+        self.attack_rays: list[list[tuple[tuple[tuple[int, ...], tuple[frozenset[int], ...]], ...]]] = []
+        self.hop_rays: list[list[tuple[tuple[tuple[int, ...], frozenset[int]], ...]]] = []
+        for side in range(self.nsides):
+            per_cell: list[list[tuple[tuple[int, ...], tuple[frozenset[int], ...]]]] = [[] for _ in range(n)]
+            hop_cell: list[list[tuple[tuple[int, ...], frozenset[int]]]] = [[] for _ in range(n)]
+            for (s, vec), ranges in by_vec.items():
+                if s != side:
+                    continue
+                back = (-vec[0], -vec[1])
+                longest = 0 if 0 in ranges else max(ranges)
+                for cell in range(n):
+                    ray = g.ray(cell, back)
+                    if longest:
+                        ray = ray[:longest]
+                    # A ray whose back-steps are not forward-steps (asymmetric filters) would lie.
+                    ray = _consistent_ray(g, cell, vec, ray)
+                    if not ray:
+                        continue
+                    sets = tuple(
+                        frozenset(c for rng, codes in ranges.items() if rng == 0 or rng > d for c in codes)
+                        for d in range(len(ray))
+                    )
+                    per_cell[cell].append((ray, sets))
+            for (s, vec), codes in hop_by_vec.items():
+                if s != side:
+                    continue
+                back = (-vec[0], -vec[1])
+                for cell in range(n):
+                    ray = _consistent_ray(g, cell, vec, g.ray(cell, back))
+                    if ray:
+                        hop_cell[cell].append((ray, frozenset(codes)))
+            self.attack_rays.append([_merge_rays(c) for c in per_cell])
+            self.hop_rays.append([tuple(c) for c in hop_cell])
+
+
+def _merge_leaps(items: list[tuple[int, int, int, bool]]) -> tuple[tuple[int, int, int, bool], ...]:
+    """Union the modes of identical leaps so a target is generated once."""
+    merged: dict[tuple[int, int, bool], int] = {}
+    for t, mode, lame, initial in items:
+        merged[(t, lame, initial)] = merged.get((t, lame, initial), 0) | mode
+    return tuple((t, mode, lame, initial) for (t, lame, initial), mode in merged.items())
+
+
+def _merge_rays(items: list[tuple[tuple[int, ...], tuple[frozenset[int], ...]]]):
+    """Rays that start along the same line merge their attacker sets (e.g. K and Q on one line)."""
+    merged: dict[tuple[int, ...], list[set[int]]] = {}
+    order: list[tuple[int, ...]] = []
+    for ray, sets in items:
+        key = None
+        for existing in order:
+            if existing[: len(ray)] == ray or ray[: len(existing)] == existing:
+                key = existing
+                break
+        if key is None:
+            order.append(ray)
+            merged[ray] = [set(s) for s in sets]
+            continue
+        if len(ray) > len(key):
+            old = merged.pop(key)
+            order[order.index(key)] = ray
+            merged[ray] = [set(s) for s in sets]
+            for i, s in enumerate(old):
+                merged[ray][i] |= s
+        else:
+            for i, s in enumerate(sets):
+                merged[key][i] |= s
+    return tuple((ray, tuple(frozenset(s) for s in merged[ray])) for ray in order)
+
+
+def _consistent_ray(g: Geometry, cell: int, vec: Vector, ray: tuple[int, ...]) -> tuple[int, ...]:
+    """Trim a backward ray to the part from which a forward ride really reaches ``cell``."""
+    fwd = g.step(vec)
+    out: list[int] = []
+    prev = cell
+    for c in ray:
+        if fwd[c] != prev:
+            break
+        out.append(c)
+        prev = c
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading
+# ---------------------------------------------------------------------------------------------
+def _read(name: str) -> dict[str, Any]:
+    try:
+        text = resources.files("engine.variants").joinpath(f"{name}.toml").read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError):
+        raise VariantError(f"unsupported variant: {name!r} (see 'chessery variants')") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise VariantError(f"variant {name}: bad TOML: {exc}") from None
+
+
+def _merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+    out = dict(parent)
+    for key, value in child.items():
+        if key == "pieces":
+            pieces = {k: dict(v) for k, v in parent.get("pieces", {}).items()}
+            for letter, spec in value.items():
+                if spec.get("remove"):
+                    pieces.pop(letter, None)
+                else:
+                    pieces[letter] = {**pieces.get(letter, {}), **spec}
+            out["pieces"] = pieces
+        elif key in ("options", "promotion") and isinstance(value, dict):
+            out[key] = {**parent.get(key, {}), **value}
+        else:
+            out[key] = value
+    out.pop("inherits", None)
+    return out
+
+
+def resolve(name: str, _seen: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The merged data of a variant and its ancestors."""
+    if name in _seen:
+        raise VariantError(f"variant {name}: inheritance loop through {' -> '.join(_seen)}")
+    data = _read(name)
+    unknown = set(data) - set(VARIANT_KEYS)
+    if unknown:
+        raise VariantError(f"variant {name}: unknown key {sorted(unknown)[0]!r}")
+    parent = data.get("inherits")
+    if parent:
+        return _merge(resolve(parent, (*_seen, name)), data)
+    return data
+
+
+def build_geometry(spec: dict[str, Any], where: str) -> Geometry:
+    unknown = set(spec) - GEOMETRY_KEYS
+    if unknown:
+        raise VariantError(f"{where}: unknown geometry key {sorted(unknown)[0]!r}")
+    kind = spec.get("type")
+    try:
+        if kind == "rectangle":
+            return geo.rectangle(
+                int(spec["files"]), int(spec["ranks"]), holes=spec.get("holes", ()),
+                regions=spec.get("regions"), step_regions=spec.get("step_regions", ()),
+            )
+        if kind == "ring":
+            return geo.ring(int(spec["cells"]), names=spec.get("names"), regions=spec.get("regions"),
+                            sectors=int(spec.get("sectors", 8)))
+        if kind == "two_boards":
+            base = build_geometry(spec["base"], where)
+            suffixes = tuple(spec.get("suffixes", ("", "'")))
+            return geo.two_boards(base, (suffixes[0], suffixes[1]))
+    except KeyError as exc:
+        raise VariantError(f"{where}: geometry needs {exc.args[0]!r}") from None
+    except geo.GeometryError as exc:
+        raise VariantError(f"{where}: {exc}") from None
+    raise VariantError(f"{where}: unknown geometry type {kind!r}")
+
+
+@cache
+def load_variant(name: str) -> Variant:
+    """Load, merge, validate and compile a variant by name."""
+    data = resolve(name)
+    where = f"variant {name}"
+    for key in ("geometry", "sides", "start", "pieces"):
+        if key not in data:
+            raise VariantError(f"{where}: missing key {key!r}")
+    geometry = build_geometry(data["geometry"], where)
+    sides = tuple(data["sides"])
+    forward = tuple(tuple(v) for v in data.get("forward", [[0, 1], [0, -1]][: len(sides)]))
+    if len(forward) != len(sides):
+        raise VariantError(f"{where}: 'forward' needs one vector per side")
+    kinds: list[PieceKind] = []
+    for letter, spec in data["pieces"].items():
+        bad = set(spec) - set(PIECE_KEYS)
+        if bad:
+            raise VariantError(f"{where}: piece {letter}: unknown key {sorted(bad)[0]!r}")
+        if not letter or not letter[-1].isupper() or len(letter) > 2:
+            raise VariantError(f"{where}: piece letter {letter!r} must be an upper-case letter")
+        try:
+            parse_betza(spec.get("betza", "")) if spec.get("betza") else None
+        except NotationError as exc:
+            raise VariantError(f"{where}: piece {letter}: {exc}") from None
+        kinds.append(PieceKind(letter=letter, name=spec.get("name", letter), betza=spec.get("betza", ""),
+                               royal=bool(spec.get("royal", False)), pawn=bool(spec.get("pawn", False)),
+                               en_passant=bool(spec.get("en_passant", False)),
+                               captures_en_passant=bool(spec.get("captures_en_passant", False)),
+                               castles=spec.get("castles", ""), gives_check=bool(spec.get("gives_check", True)),
+                               value=int(spec.get("value", 0)), glyph=spec.get("glyph", ""),
+                               hook=spec.get("hook", "")))
+    if len(kinds) > 60:
+        raise VariantError(f"{where}: too many piece kinds")
+    kind_index = {k.letter: i for i, k in enumerate(kinds)}
+    promo = data.get("promotion", {})
+    zones: tuple[frozenset[int], ...] = ()
+    choices: tuple[int, ...] = ()
+    if promo:
+        try:
+            zones = tuple(geometry.region(z) for z in promo.get("zones", ()))
+        except ValueError as exc:
+            raise VariantError(f"{where}: promotion zones: {exc}") from None
+        for ch in promo.get("choices", ""):
+            if ch.upper() not in kind_index:
+                raise VariantError(f"{where}: promotion choice {ch!r} is not a piece")
+        choices = tuple(kind_index[ch.upper()] for ch in promo.get("choices", ""))
+    for key, allowed in (("royalty", ("checkmate", "king_capture", "none")),
+                         ("stalemate", ("draw", "loss", "win")),
+                         ("insufficient_material", ("none", "fide"))):
+        if key in data and data[key] not in allowed:
+            raise VariantError(f"{where}: {key} must be one of {', '.join(allowed)}, not {data[key]!r}")
+    side_letters = tuple(data.get("side_letters", ()))
+    if len(sides) > 2 and len(side_letters) != len(sides):
+        raise VariantError(f"{where}: 'side_letters' needs one mark per side for {len(sides)} sides")
+    if not 2 <= len(sides) <= 3:
+        raise VariantError(f"{where}: 2 or 3 sides are supported, not {len(sides)}")
+    variant = Variant(
+        name=name, title=data.get("title", name), geometry=geometry, sides=sides, forward=forward,
+        kinds=tuple(kinds), start=data["start"], royalty=data.get("royalty", "checkmate"),
+        stalemate=data.get("stalemate", "draw"), fifty_move=int(data.get("fifty_move", 100)),
+        repetition=int(data.get("repetition", 3)),
+        insufficient_material=data.get("insufficient_material", "none"),
+        castling=bool(data.get("castling", False)), en_passant=bool(data.get("en_passant", False)),
+        promotion_zones=zones, promotion_choices=choices,
+        promotion_from_captured=bool(promo.get("from_captured", False)),
+        rules_name=data.get("rules", "standard"), options=dict(data.get("options", {})),
+        bare_king=bool(data.get("bare_king", False)), side_letters=side_letters,
+        source=data.get("source", ""),
+    )
+    # The start position must parse: a bad setup is a data error, reported at load time.
+    from .notation import parse_fen
+    try:
+        parse_fen(variant, variant.start)
+    except ValueError as exc:
+        raise VariantError(f"{where}: bad start position: {exc}") from None
+    return variant
+
+
+def variant_names() -> list[str]:
+    """Every variant shipped, sorted."""
+    files = resources.files("engine.variants").iterdir()
+    return sorted(f.name[:-5] for f in files if f.name.endswith(".toml"))
+
+
+def find_variant(name: str) -> Variant:
+    """The variant called ``name``; ``VariantError`` (a ``ValueError``) for unknown names."""
+    if name not in variant_names():
+        raise VariantError(f"unsupported variant: {name!r} (see 'chessery variants')")
+    return load_variant(name)
+
+
+# Re-exported for callers that build moves by mode.
+__all__ = ["BOTH", "CAPTURE", "MOVE", "PieceKind", "Variant", "VariantError", "find_variant", "load_variant",
+           "variant_names"]

@@ -1,0 +1,1 @@
+"""Variant definitions as TOML data (read with importlib.resources)."""

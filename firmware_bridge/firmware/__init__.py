@@ -1,0 +1,1 @@
+"""Reference MicroPython firmware for the sensor board (portable logic runs under CPython too)."""

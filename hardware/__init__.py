@@ -1,0 +1,1 @@
+"""gpiozero devices (buttons, LEDs, buzzer) and the physical board layouts."""
