@@ -13,6 +13,7 @@ COMMAND_MODULES = (
     "controller.engine_commands",
     "firmware_bridge.commands",
     "display.commands",
+    "controller.score_commands",
     "controller.service_commands",
 )
 

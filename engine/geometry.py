@@ -249,7 +249,14 @@ def ring(
     alternate by ``sectors`` around the centre so opposite cells are easy to find."""
     if cells < 4 or cells % 2:
         raise GeometryError(f"a ring needs an even number of cells >= 4, not {cells}")
-    labels = tuple(names) if names else tuple(str(i + 1) for i in range(cells))
+    per = cells // sectors if sectors and cells % sectors == 0 and sectors <= 26 else 0
+    if names:
+        labels = tuple(names)
+    elif per:
+        # Sector letter and place in sector, counter-clockwise: the Sesqui source's own convention.
+        labels = tuple(f"{FILES[i // per].upper()}{i % per + 1}" for i in range(cells))
+    else:
+        labels = tuple(f"c{i + 1}" for i in range(cells))
     if len(labels) != cells:
         raise GeometryError(f"ring of {cells} cells given {len(labels)} names")
     radius = cells / (2 * math.pi) * 1.0

@@ -24,7 +24,7 @@ class Move:
     afterwards when it differs from the mover (promotion, drop), a tag, and, for non-plain moves,
     the explicit changes and relocations."""
 
-    __slots__ = ("_changes", "captured", "frm", "piece", "promotion", "relocations", "tag", "text", "to")
+    __slots__ = ("_changes", "_relocations", "captured", "frm", "piece", "promotion", "tag", "text", "to")
 
     def __init__(
         self,
@@ -45,7 +45,7 @@ class Move:
         self.promotion = promotion
         self.tag = tag
         self._changes = changes
-        self.relocations = relocations if relocations is not None else ((frm, to),) if frm >= 0 else ()
+        self._relocations = relocations
         #: Notation suffix a rule hook chose for moves whose from/to do not tell them apart.
         self.text = text
 
@@ -55,6 +55,13 @@ class Move:
         if self._changes is None:
             self._changes = ((self.frm, self.piece, 0), (self.to, self.captured, self.promotion or self.piece))
         return self._changes
+
+    @property
+    def relocations(self) -> tuple[tuple[int, int], ...]:
+        """``(from, to)`` cells of every physical piece that moves (for piece identities)."""
+        if self._relocations is None:
+            self._relocations = ((self.frm, self.to),) if self.frm >= 0 else ()
+        return self._relocations
 
     @property
     def is_capture(self) -> bool:

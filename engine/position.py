@@ -101,8 +101,10 @@ class Position:
         return h ^ self._state_hash()
 
     def _state_hash(self) -> int:
-        return hash((self.side, self.castling, self.ep, tuple(tuple(sorted(h.items())) for h in self.hands),
-                     tuple(sorted(self.extra.items())))) & 0xFFFFFFFFFFFFFFFF
+        h = hash((self.side, self.castling, self.ep))
+        if self.extra or any(self.hands):
+            h ^= hash((tuple(tuple(sorted(hand.items())) for hand in self.hands), tuple(sorted(self.extra.items()))))
+        return h & 0xFFFFFFFFFFFFFFFF
 
     def copy(self) -> Position:
         """An independent copy with the same history (for analysis off the live game)."""

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .moves import CASTLE, EN_PASSANT, PLAIN, Move
-from .pieces import CAPTURE, MOVE
+from .pieces import BOTH, CAPTURE, MOVE
 from .position import Outcome
 
 if TYPE_CHECKING:
@@ -85,6 +85,11 @@ class Rules:
         self.hooks = {variant.code(k, s): getattr(self, f"moves_{kind.hook}")
                       for k, kind in enumerate(variant.kinds) if kind.hook for s in range(variant.nsides)}
         self.forward_step = [g.step(f) for f in variant.forward]
+        self.castle_kings = frozenset(variant.code(k, s) for k, kind in enumerate(variant.kinds)
+                                      if kind.castles == "king" for s in range(variant.nsides))
+        # castling looks for the king on the rook's own rank of its own board
+        self.rank_cells = [tuple(c for c in range(n) if g.coords[c][1] == g.coords[r][1]
+                                 and g.board_of[c] == g.board_of[r]) for r in range(n)]
 
     # -- hooks a subclass may override -------------------------------------------------------------
     def validate(self, pos: Position) -> None:
@@ -119,47 +124,85 @@ class Rules:
                 hooks[code](pos, cell, code, out)
                 if not leaps_t[code][cell] and not rides_t[code][cell]:
                     continue
-            pawn = is_pawn[code]
+            if is_pawn[code]:
+                self._pawn_moves(board, cell, code, me, promo, out)
+                continue
             for t, mode, lame, _initial in leaps_t[code][cell]:
                 if lame >= 0 and board[lame]:
                     continue
                 c = board[t]
                 if c == 0:
                     if mode & MOVE:
-                        if pawn and promo[t]:
-                            self._promotions(cell, t, code, 0, out)
-                        else:
-                            append(Move(cell, t, code))
+                        append(Move(cell, t, code))
                 elif c & 3 != me and mode & CAPTURE:
-                    if pawn and promo[t]:
-                        self._promotions(cell, t, code, c, out)
-                    else:
-                        append(Move(cell, t, code, c))
+                    append(Move(cell, t, code, c))
             for ray, mode, hop, _initial in rides_t[code][cell]:
                 if hop:
                     self._hop_moves(board, cell, code, me, ray, mode, out)
-                    continue
-                for t in ray:
-                    c = board[t]
-                    if c == 0:
-                        if mode & MOVE:
-                            if pawn and promo[t]:
-                                self._promotions(cell, t, code, 0, out)
-                            else:
-                                append(Move(cell, t, code))
-                        continue
-                    if c & 3 != me and mode & CAPTURE:
-                        if pawn and promo[t]:
-                            self._promotions(cell, t, code, c, out)
-                        else:
+                elif mode == BOTH:
+                    for t in ray:
+                        c = board[t]
+                        if c == 0:
+                            append(Move(cell, t, code))
+                            continue
+                        if c & 3 != me:
                             append(Move(cell, t, code, c))
-                    break
+                        break
+                else:
+                    for t in ray:
+                        c = board[t]
+                        if c == 0:
+                            if mode & MOVE:
+                                append(Move(cell, t, code))
+                            continue
+                        if c & 3 != me and mode & CAPTURE:
+                            append(Move(cell, t, code, c))
+                        break
         if pos.ep >= 0 and v.en_passant:
             self._en_passant(pos, out)
         if pos.castling:
             self._castling(pos, out)
         self.extra_moves(pos, out)
         return out
+
+    def _pawn_moves(self, board: list[int], cell: int, code: int, me: int, promo: bytearray,
+                    out: list[Move]) -> None:
+        """Moves of a promoting piece: like any other, but each arrival in the zone promotes."""
+        v = self.v
+        for t, mode, lame, _initial in v.leaps[code][cell]:
+            if lame >= 0 and board[lame]:
+                continue
+            c = board[t]
+            if c == 0:
+                if mode & MOVE:
+                    if promo[t]:
+                        self._promotions(cell, t, code, 0, out)
+                    else:
+                        out.append(Move(cell, t, code))
+            elif c & 3 != me and mode & CAPTURE:
+                if promo[t]:
+                    self._promotions(cell, t, code, c, out)
+                else:
+                    out.append(Move(cell, t, code, c))
+        for ray, mode, hop, _initial in v.rides[code][cell]:
+            if hop:
+                self._hop_moves(board, cell, code, me, ray, mode, out)
+                continue
+            for t in ray:
+                c = board[t]
+                if c == 0:
+                    if mode & MOVE:
+                        if promo[t]:
+                            self._promotions(cell, t, code, 0, out)
+                        else:
+                            out.append(Move(cell, t, code))
+                    continue
+                if c & 3 != me and mode & CAPTURE:
+                    if promo[t]:
+                        self._promotions(cell, t, code, c, out)
+                    else:
+                        out.append(Move(cell, t, code, c))
+                break
 
     def _hop_moves(self, board: list[int], cell: int, code: int, me: int, ray: tuple[int, ...], mode: int,
                    out: list[Move]) -> None:
@@ -215,13 +258,14 @@ class Rules:
             rcode = board[rook]
             if not rcode or (rcode & 3) - 1 != side:
                 continue
-            ry = g.coords[rook][1]
-            kings = [c for c in range(g.size) if board[c] and (board[c] & 3) - 1 == side
-                     and v.kinds[board[c] >> 2].castles == "king" and g.coords[c][1] == ry
-                     and g.board_of[c] == g.board_of[rook]]
-            if not kings:
+            king = -1
+            for c in self.rank_cells[rook]:
+                code = board[c]
+                if code and (code & 3) - 1 == side and code in self.castle_kings:
+                    king = c
+                    break
+            if king < 0:
                 continue
-            king = kings[0]
             kcode = board[king]
             kx, rx = g.coords[king][0], g.coords[rook][0]
             d = 1 if rx > kx else -1
@@ -278,8 +322,17 @@ class Rules:
         return False
 
     def royal_cells(self, board: list[int], side: int) -> list[int]:
-        rc = self.royal_codes[side]
-        return [c for c, code in enumerate(board) if code in rc]
+        # list.index scans in C: much faster than a Python loop over every cell
+        out: list[int] = []
+        for code in self.royal_codes[side]:
+            i = -1
+            try:
+                while True:
+                    i = board.index(code, i + 1)
+                    out.append(i)
+            except ValueError:
+                pass
+        return out
 
     def in_check(self, pos: Position) -> bool:
         enemies = self.enemies[pos.side]
@@ -307,16 +360,23 @@ class Rules:
                         break
         return pinned
 
-    def is_safe_after(self, pos: Position, move: Move, side: int) -> bool:
-        """Play the move's board changes, test every royal piece of ``side``, undo."""
+    def is_safe_after(self, pos: Position, move: Move, side: int, royals: list[int] | None = None) -> bool:
+        """Play the move's board changes, test every royal piece of ``side``, undo. ``royals``:
+        the royal cells before the move, when the caller knows them (saves a board scan)."""
         board = pos.board
         changes = move.changes
         for cell, _b, after in changes:
             board[cell] = after
         try:
-            royals = self.royal_cells(board, side)
+            rc = self.royal_codes[side]
+            if royals is None:
+                after_royals = self.royal_cells(board, side)
+            else:
+                moved = {cell for cell, b, a in changes if b in rc or a in rc}
+                after_royals = [r for r in royals if r not in moved] + [c for c in moved if board[c] in rc]
             enemies = self.enemies[side]
-            return not any(self.attacked(board, r, enemies) for r in royals)
+            attacked = self.attacked
+            return not any(attacked(board, r, enemies) for r in after_royals)
         finally:
             for cell, before, _a in changes:
                 board[cell] = before
@@ -331,18 +391,51 @@ class Rules:
         royals = self.royal_cells(board, side)
         if not royals:
             return moves
-        if not v.simple:
-            return [m for m in moves if self.is_safe_after(pos, m, side)]
+        if not v.simple or len(royals) > 1:
+            return [m for m in moves if self.is_safe_after(pos, m, side, royals)]
+        # One royal piece, only leapers and riders: the classic shortcut. A plain move of another
+        # piece is legal unless the piece is pinned or it fails to answer a check; the royal
+        # piece's own plain moves need only its target cell tested.
         enemies = self.enemies[side]
-        checked = any(self.attacked(board, r, enemies) for r in royals)
-        pinned = () if checked else self._pinned(board, royals, side)
+        king = royals[0]
+        answers = self._check_answers(board, king, enemies)
+        pinned = self._pinned(board, royals, side)
         is_royal = v.is_royal
+        attacked = self.attacked
         out = []
         for m in moves:
-            fast = not checked and m.tag == PLAIN and m.frm not in pinned and not is_royal[m.piece]
-            if fast or self.is_safe_after(pos, m, side):
+            if m.tag == PLAIN:
+                if is_royal[m.piece]:
+                    board[m.frm] = 0
+                    safe = not attacked(board, m.to, enemies)
+                    board[m.frm] = m.piece
+                    if safe:
+                        out.append(m)
+                    continue
+                if m.frm not in pinned:
+                    if answers is None or m.to in answers:
+                        out.append(m)
+                    continue
+            if self.is_safe_after(pos, m, side, royals):
                 out.append(m)
         return out
+
+    def _check_answers(self, board: list[int], king: int, enemies: tuple[int, ...]) -> frozenset[int] | None:
+        """None when ``king`` is not attacked; else the cells a non-royal move must reach to
+        answer the check (capture the checker or block its ray); empty for a double check."""
+        v = self.v
+        found: list[frozenset[int]] = []
+        for side in enemies:
+            for ray, sets in v.attack_rays[side][king]:
+                for i, c in enumerate(ray):
+                    p = board[c]
+                    if p:
+                        if p in sets[i]:
+                            found.append(frozenset(ray[: i + 1]))
+                        break
+        if not found:
+            return None
+        return found[0] if len(found) == 1 else frozenset()
 
     def count_legal(self, pos: Position) -> int:
         return len(self.legal_moves(pos))

@@ -172,7 +172,10 @@ class Variant:
         # "i" components apply where the start position holds the same piece: FIDE pawns on their
         # second rank, Sesqui pawns on any pawn start cell (its text says exactly that).
         from .notation import parse_board
-        start_board = parse_board(self, self.start.split()[0].split("[")[0])
+        try:
+            start_board = parse_board(self, self.start.split()[0].split("[")[0])
+        except ValueError as exc:
+            raise ValueError(f"bad start position: {exc}") from None
         for code in self.all_codes():
             kind = self.kinds[code >> 2]
             side = (code & 3) - 1
@@ -344,11 +347,12 @@ def _merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def resolve(name: str, _seen: tuple[str, ...] = ()) -> dict[str, Any]:
-    """The merged data of a variant and its ancestors."""
+def resolve(name: str, _seen: tuple[str, ...] = (), data: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The merged data of a variant and its ancestors (``data`` instead of the shipped file)."""
     if name in _seen:
-        raise VariantError(f"variant {name}: inheritance loop through {' -> '.join(_seen)}")
-    data = _read(name)
+        raise VariantError(f"variant {name}: inheritance loop through {' -> '.join((*_seen, name))}")
+    if data is None:
+        data = _read(name)
     unknown = set(data) - set(VARIANT_KEYS)
     if unknown:
         raise VariantError(f"variant {name}: unknown key {sorted(unknown)[0]!r}")
@@ -356,6 +360,16 @@ def resolve(name: str, _seen: tuple[str, ...] = ()) -> dict[str, Any]:
     if parent:
         return _merge(resolve(parent, (*_seen, name)), data)
     return data
+
+
+def variant_from_toml(name: str, text: str) -> Variant:
+    """A variant defined by TOML text (which may inherit from a shipped variant): for tests and
+    for users trying a rule set before it ships. Same validation as shipped variants."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise VariantError(f"variant {name}: bad TOML: {exc}") from None
+    return build_variant(name, resolve(name, data=data))
 
 
 def build_geometry(spec: dict[str, Any], where: str) -> Geometry:
@@ -385,8 +399,12 @@ def build_geometry(spec: dict[str, Any], where: str) -> Geometry:
 
 @cache
 def load_variant(name: str) -> Variant:
-    """Load, merge, validate and compile a variant by name."""
-    data = resolve(name)
+    """Load, merge, validate and compile a shipped variant by name."""
+    return build_variant(name, resolve(name))
+
+
+def build_variant(name: str, data: dict[str, Any]) -> Variant:
+    """Validate merged variant data and compile it."""
     where = f"variant {name}"
     for key in ("geometry", "sides", "start", "pieces"):
         if key not in data:
@@ -439,6 +457,18 @@ def load_variant(name: str) -> Variant:
         raise VariantError(f"{where}: 'side_letters' needs one mark per side for {len(sides)} sides")
     if not 2 <= len(sides) <= 3:
         raise VariantError(f"{where}: 2 or 3 sides are supported, not {len(sides)}")
+    try:
+        return _construct(name, data, geometry, sides, forward, kinds, zones, choices, promo, side_letters)
+    except VariantError:
+        raise
+    except ValueError as exc:
+        raise VariantError(f"{where}: {exc}") from None
+
+
+def _construct(name: str, data: dict[str, Any], geometry: Geometry, sides: tuple[str, ...],
+               forward: tuple, kinds: list[PieceKind], zones: tuple[frozenset[int], ...],
+               choices: tuple[int, ...], promo: dict[str, Any], side_letters: tuple[str, ...]) -> Variant:
+    where = f"variant {name}"
     variant = Variant(
         name=name, title=data.get("title", name), geometry=geometry, sides=sides, forward=forward,
         kinds=tuple(kinds), start=data["start"], royalty=data.get("royalty", "checkmate"),
@@ -476,4 +506,4 @@ def find_variant(name: str) -> Variant:
 
 # Re-exported for callers that build moves by mode.
 __all__ = ["BOTH", "CAPTURE", "MOVE", "PieceKind", "Variant", "VariantError", "find_variant", "load_variant",
-           "variant_names"]
+           "variant_from_toml", "variant_names"]
