@@ -128,6 +128,11 @@ class Position:
         return p
 
     # -- queries -----------------------------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        """Game phase: ``placement``, ``selection`` or ``play`` (variant state ``phase=...``)."""
+        return self.extra.get("phase", "play")
+
     def legal_moves(self) -> list[Move]:
         return self.variant.rules.legal_moves(self)
 

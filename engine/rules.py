@@ -475,6 +475,10 @@ class Rules:
                 if self.royal_codes[side] and not self.royal_cells(pos.board, side):
                     winner = prev if side != prev else None
                     return Outcome("king_capture", winner)
+        if v.line_length:
+            for side in (prev, pos.side):
+                if self.line_cells(pos, side):
+                    return Outcome("line", side)
         if v.bare_king:
             for side in (pos.side, prev):
                 if self._bare(pos, side):
@@ -492,6 +496,36 @@ class Rules:
         if v.insufficient_material == "fide" and self._insufficient(pos):
             return Outcome("insufficient_material", None)
         return None
+
+    def line_cells(self, pos: Position, side: int) -> tuple[int, ...]:
+        """The first run of ``line_length`` pieces of ``side`` along one orthogonal or diagonal
+        line that a rule hook accepts (``accepts_line``), or ()."""
+        g = self.v.geometry
+        n = self.v.line_length
+        board = pos.board
+        s1 = side + 1
+        for vec in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            step = g.step(vec)
+            back = g.step((-vec[0], -vec[1]))
+            for start in range(g.size):
+                code = board[start]
+                if not code or code & 3 != s1:
+                    continue
+                prev = back[start]
+                if prev >= 0 and board[prev] and board[prev] & 3 == s1:
+                    continue  # not the start of a run
+                run = [start]
+                cur = step[start]
+                while cur >= 0 and board[cur] and board[cur] & 3 == s1:
+                    run.append(cur)
+                    cur = step[cur]
+                if len(run) >= n and self.accepts_line(pos, side, tuple(run)):
+                    return tuple(run)
+        return ()
+
+    def accepts_line(self, pos: Position, side: int, run: tuple[int, ...]) -> bool:
+        """Hook: whether a maximal run of a side's pieces wins (Zeta forbids lines of six...)."""
+        return True
 
     def _bare(self, pos: Position, side: int) -> bool:
         kinds = self.v.kinds

@@ -46,6 +46,7 @@ VARIANT_KEYS: dict[str, str] = {
     "options": "table of variant-specific settings passed to the rule hooks",
     "bare_king": "true when a side left with only royal (and non-checking) pieces loses",
     "notation": "move notation name (uci)",
+    "line_length": "a side with this many pieces in one straight line wins (0: off)",
 }
 PIECE_KEYS: dict[str, str] = {
     "name": "piece name",
@@ -107,6 +108,7 @@ class Variant:
     bare_king: bool = False
     side_letters: tuple[str, ...] = ()
     source: str = ""
+    line_length: int = 0
 
     def __post_init__(self) -> None:
         self.nsides = len(self.sides)
@@ -480,7 +482,7 @@ def _construct(name: str, data: dict[str, Any], geometry: Geometry, sides: tuple
         promotion_from_captured=bool(promo.get("from_captured", False)),
         rules_name=data.get("rules", "standard"), options=dict(data.get("options", {})),
         bare_king=bool(data.get("bare_king", False)), side_letters=side_letters,
-        source=data.get("source", ""),
+        source=data.get("source", ""), line_length=int(data.get("line_length", 0)),
     )
     # The start position must parse: a bad setup is a data error, reported at load time.
     from .notation import parse_fen

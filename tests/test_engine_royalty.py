@@ -96,3 +96,20 @@ def test_pieces_that_do_not_give_check() -> None:
     bare = parse_fen(v, "r3k3/8/8/8/8/8/8/~N3K3 w - - 0 1")
     outcome = bare.outcome()
     assert outcome is not None and outcome.termination == "bare_king" and outcome.winner == 1
+
+
+def test_line_of_n_wins() -> None:
+    v = variant_from_toml("lines", '''
+        geometry = { type = "rectangle", files = 8, ranks = 8 }
+        sides = ["white", "black"]
+        start = "pppppppp/8/8/8/8/8/8/PPPPPPPP w - - 0 1"
+        royalty = "none"
+        line_length = 4
+        [pieces.P]
+        betza = "mQ"
+    ''')
+    pos = parse_fen(v, "ppp5/8/8/8/1P6/2P5/3P4/8 w - - 0 1")
+    assert pos.outcome() is None  # three on a diagonal are not yet four
+    pos = parse_fen(v, "ppp5/8/8/P7/1P6/2P5/3P4/8 b - - 0 1")
+    outcome = pos.outcome()
+    assert outcome is not None and (outcome.termination, outcome.winner) == ("line", 0)
