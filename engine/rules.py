@@ -67,6 +67,7 @@ class Rules:
 
     def __init__(self, variant: Variant) -> None:
         self.v = variant
+        self.tracks_hands = self.tracks_hands or variant.promotion_from_captured
         g = variant.geometry
         n = g.size
         self.enemies = [tuple(s for s in range(variant.nsides) if s != side) for side in range(variant.nsides)]
@@ -96,7 +97,20 @@ class Rules:
         """Raise ``PositionError`` for a position the variant cannot have."""
 
     def on_push(self, pos: Position, move: Move) -> None:
-        """Update variant state in ``pos.extra``/``pos.hands`` after a move's changes are applied."""
+        """Update variant state in ``pos.extra``/``pos.hands`` after a move's changes are applied.
+        The base keeps the pool of captured pieces that promotions may draw on."""
+        if not self.v.promotion_from_captured:
+            return
+        mover = move.piece & 3
+        for _cell, before, after in move.changes:
+            if before and before & 3 != mover and after != before:
+                hand = pos.hands[(before & 3) - 1]
+                hand[before >> 2] = hand.get(before >> 2, 0) + 1
+        if move.promotion and move.promotion != move.piece and move.tag not in ("drop", "remove"):
+            hand = pos.hands[(move.piece & 3) - 1]
+            hand[move.promotion >> 2] -= 1
+            if not hand[move.promotion >> 2]:
+                del hand[move.promotion >> 2]
 
     def extra_moves(self, pos: Position, out: list[Move]) -> None:
         """Moves the piece tables do not produce (drops, pushes, terminators...)."""
@@ -125,7 +139,7 @@ class Rules:
                 if not leaps_t[code][cell] and not rides_t[code][cell]:
                     continue
             if is_pawn[code]:
-                self._pawn_moves(board, cell, code, me, promo, out)
+                self._pawn_moves(pos, cell, code, me, promo, out)
                 continue
             for t, mode, lame, _initial in leaps_t[code][cell]:
                 if lame >= 0 and board[lame]:
@@ -165,10 +179,11 @@ class Rules:
         self.extra_moves(pos, out)
         return out
 
-    def _pawn_moves(self, board: list[int], cell: int, code: int, me: int, promo: bytearray,
+    def _pawn_moves(self, pos: Position, cell: int, code: int, me: int, promo: bytearray,
                     out: list[Move]) -> None:
         """Moves of a promoting piece: like any other, but each arrival in the zone promotes."""
         v = self.v
+        board = pos.board
         for t, mode, lame, _initial in v.leaps[code][cell]:
             if lame >= 0 and board[lame]:
                 continue
@@ -176,12 +191,12 @@ class Rules:
             if c == 0:
                 if mode & MOVE:
                     if promo[t]:
-                        self._promotions(cell, t, code, 0, out)
+                        self._promotions(pos, cell, t, code, 0, out)
                     else:
                         out.append(Move(cell, t, code))
             elif c & 3 != me and mode & CAPTURE:
                 if promo[t]:
-                    self._promotions(cell, t, code, c, out)
+                    self._promotions(pos, cell, t, code, c, out)
                 else:
                     out.append(Move(cell, t, code, c))
         for ray, mode, hop, _initial in v.rides[code][cell]:
@@ -193,13 +208,13 @@ class Rules:
                 if c == 0:
                     if mode & MOVE:
                         if promo[t]:
-                            self._promotions(cell, t, code, 0, out)
+                            self._promotions(pos, cell, t, code, 0, out)
                         else:
                             out.append(Move(cell, t, code))
                     continue
                 if c & 3 != me and mode & CAPTURE:
                     if promo[t]:
-                        self._promotions(cell, t, code, c, out)
+                        self._promotions(pos, cell, t, code, c, out)
                     else:
                         out.append(Move(cell, t, code, c))
                 break
@@ -221,12 +236,19 @@ class Rules:
                 out.append(Move(cell, t, code, c))
             break
 
-    def promotion_codes(self, pos_side: int, code: int) -> tuple[int, ...]:
-        return self.promo_codes[pos_side]
+    def promotion_codes(self, pos: Position, code: int) -> tuple[int, ...]:
+        """What a promoting piece may become; with ``from_captured`` only kinds the side has
+        lost (they wait in its hand until used)."""
+        side = (code & 3) - 1
+        codes = self.promo_codes[side]
+        if self.v.promotion_from_captured:
+            hand = pos.hands[side]
+            codes = tuple(c for c in codes if hand.get(c >> 2, 0) > 0)
+        return codes
 
-    def _promotions(self, frm: int, to: int, code: int, captured: int, out: list[Move]) -> None:
-        choices = self.promotion_codes((code & 3) - 1, code)
-        if not choices:
+    def _promotions(self, pos: Position, frm: int, to: int, code: int, captured: int, out: list[Move]) -> None:
+        choices = self.promotion_codes(pos, code)
+        if not choices or self.v.promotion_optional:
             out.append(Move(frm, to, code, captured))
         for p in choices:
             out.append(Move(frm, to, code, captured, promotion=p))

@@ -41,7 +41,7 @@ VARIANT_KEYS: dict[str, str] = {
     "insufficient_material": "none | fide",
     "castling": "true when kings castle with rooks",
     "en_passant": "true when pawns capture en passant",
-    "promotion": "table: zones (region per side), choices (letters), from_captured (bool)",
+    "promotion": "table: zones (region per side), choices (letters), from_captured (bool), optional (bool)",
     "rules": "name of the rule hooks class (engine.rules) for what data cannot say",
     "options": "table of variant-specific settings passed to the rule hooks",
     "bare_king": "true when a side left with only royal (and non-checking) pieces loses",
@@ -103,6 +103,7 @@ class Variant:
     promotion_zones: tuple[frozenset[int], ...] = ()
     promotion_choices: tuple[int, ...] = ()  # kind indices
     promotion_from_captured: bool = False
+    promotion_optional: bool = False
     rules_name: str = "standard"
     options: dict[str, Any] = field(default_factory=dict)
     bare_king: bool = False
@@ -440,6 +441,9 @@ def build_variant(name: str, data: dict[str, Any]) -> Variant:
     promo = data.get("promotion", {})
     zones: tuple[frozenset[int], ...] = ()
     choices: tuple[int, ...] = ()
+    bad_promo = set(promo) - {"zones", "choices", "from_captured", "optional"}
+    if bad_promo:
+        raise VariantError(f"{where}: unknown promotion key {sorted(bad_promo)[0]!r}")
     if promo:
         try:
             zones = tuple(geometry.region(z) for z in promo.get("zones", ()))
@@ -480,6 +484,7 @@ def _construct(name: str, data: dict[str, Any], geometry: Geometry, sides: tuple
         castling=bool(data.get("castling", False)), en_passant=bool(data.get("en_passant", False)),
         promotion_zones=zones, promotion_choices=choices,
         promotion_from_captured=bool(promo.get("from_captured", False)),
+        promotion_optional=bool(promo.get("optional", False)),
         rules_name=data.get("rules", "standard"), options=dict(data.get("options", {})),
         bare_king=bool(data.get("bare_king", False)), side_letters=side_letters,
         source=data.get("source", ""), line_length=int(data.get("line_length", 0)),

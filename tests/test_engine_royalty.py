@@ -113,3 +113,22 @@ def test_line_of_n_wins() -> None:
     pos = parse_fen(v, "ppp5/8/8/P7/1P6/2P5/3P4/8 b - - 0 1")
     outcome = pos.outcome()
     assert outcome is not None and (outcome.termination, outcome.winner) == ("line", 0)
+
+
+def test_promotion_only_to_captured_pieces_and_optional() -> None:
+    v = variant_from_toml("captured-promo", '''
+        inherits = "chess"
+        castling = false
+        start = "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
+        promotion = { zones = ["rank8", "rank1"], choices = "qrbn", from_captured = true, optional = true }
+    ''')
+    pos = parse_fen(v, "7k/P7/8/8/8/8/1r6/R3K3[Q] w - - 0 1")
+    assert {m for m in texts(pos) if m.startswith("a7")} == {"a7a8", "a7a8q"}
+    pos.push_text("a1a2")  # the rook steps next to the black rook...
+    pos.push_text("b2a2")  # ...which takes it: White may now also promote to a rook
+    assert {m for m in texts(pos) if m.startswith("a7")} == {"a7a8", "a7a8q", "a7a8r"}
+    assert pos.fen().startswith("7k/P7/8/8/8/8/r7/4K3[RQ] w")
+    pos.push_text("a7a8r")
+    assert pos.fen().startswith("R6k/8/8/8/8/8/r7/4K3[Q] b")
+    pos.pop()
+    assert pos.fen().startswith("7k/P7/8/8/8/8/r7/4K3[RQ] w")
