@@ -1,0 +1,178 @@
+"""The view model: everything the display draws, as plain frozen dataclasses.
+
+The controller builds a :class:`View` and hands it to the window (``Window.show(view)``); the
+renderer draws it with ``display.render.render(view, surface)`` and nothing else. A view never
+needs a :class:`engine.Variant`: it holds the geometry and one :class:`PieceView` per cell, so a
+board that has no variant file yet can still be drawn. :func:`view_from_position` fills one from
+an engine :class:`~engine.Position`; the controller then adds its own parts with
+``dataclasses.replace``::
+
+    view = view_from_position(pos, phase="playing", status="Lift a piece")
+    view = replace(view, highlights=Highlights(pending=(lifted_cell,)),
+                   prompt=Prompt("Promote to", tuple(Choice(k.name, piece=...) for k in ...)))
+
+Parts of a view:
+
+``View``
+    ``title`` (variant title), ``geometry`` (engine ``Geometry``), ``pieces`` (one ``PieceView``
+    or ``None`` per cell), ``sides`` (side names in turn order; ``white``/``black``/``blue``/
+    ``green``/``red`` pick the colours), ``side_to_move`` (index or ``None``), ``phase`` (one word
+    or two: ``setup``, ``playing``, ``fix the board``, ``game over``), ``status`` (a sentence for
+    the player), ``clocks`` (seconds left per side, or ``None`` when untimed), ``moves`` (move
+    texts, one per ply) numbered from ``first_move_number`` with ``moves[0]`` made by
+    ``first_side``, ``result`` (empty while playing, else e.g. ``"1-0 checkmate"``),
+    ``highlights``, ``prompt``, ``scores``, ``legend`` (fairy pieces explained in the panel) and
+    ``hands`` (per side: pieces in hand with counts).
+``PieceView(side, glyph, letter, name)``
+    ``glyph`` is one of :data:`STANDARD_GLYPHS` for pieces drawn as chess pieces; anything else is
+    drawn as a disc with ``letter`` on it and should appear in the view's ``legend``.
+``Highlights(last_move, check, fix, pending)``
+    Cell tuples; ``fix`` holds :class:`Fix` entries (a cell and what belongs there, ``None`` for
+    "this cell must be empty").
+``Prompt(title, choices, selected)``
+    A question answered by touching a :class:`Choice` or by the controller's buttons moving
+    ``selected`` (an index into ``choices``). ``Choice(label, key, piece, count)``: ``key`` is
+    whatever the controller wants back (a move text, a piece letter, ``"yes"``); ``piece`` draws a
+    piece on the button, ``count`` a remaining count (``x3``).
+``ScorePanel(territories, totals)``
+    ``Territory(cells, owner, value)``: cells tinted by owner (``None``: shared, grey) with the
+    value written on one of them; ``totals`` per side. The engine computes the numbers.
+
+Equal views draw equal pixels; the window redraws only when the new view differs (``!=``) from
+the one on screen, so the controller may send the same view as often as it likes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine import Geometry, Position
+
+#: Piece pictures drawn as chess pieces (from the font's chess glyphs); others get a disc.
+STANDARD_GLYPHS = ("king", "queen", "rook", "bishop", "knight", "pawn")
+
+
+@dataclass(frozen=True)
+class PieceView:
+    side: int
+    glyph: str = ""
+    letter: str = ""
+    name: str = ""
+
+    @property
+    def standard(self) -> bool:
+        return self.glyph in STANDARD_GLYPHS
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A cell whose physical contents are wrong: ``piece`` belongs there (``None``: empty it)."""
+
+    cell: int
+    piece: PieceView | None = None
+
+
+@dataclass(frozen=True)
+class Highlights:
+    last_move: tuple[int, ...] = ()
+    check: tuple[int, ...] = ()
+    fix: tuple[Fix, ...] = ()
+    pending: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Choice:
+    label: str
+    key: str = ""
+    piece: PieceView | None = None
+    count: int | None = None
+
+
+@dataclass(frozen=True)
+class Prompt:
+    title: str
+    choices: tuple[Choice, ...]
+    selected: int | None = None
+
+
+@dataclass(frozen=True)
+class Territory:
+    cells: tuple[int, ...]
+    owner: int | None
+    value: int | float
+
+
+@dataclass(frozen=True)
+class ScorePanel:
+    territories: tuple[Territory, ...] = ()
+    totals: tuple[int | float, ...] = ()
+    title: str = "Score"
+
+
+@dataclass(frozen=True)
+class View:
+    title: str
+    geometry: Geometry
+    pieces: tuple[PieceView | None, ...]
+    sides: tuple[str, ...] = ("white", "black")
+    side_to_move: int | None = 0
+    phase: str = ""
+    status: str = ""
+    clocks: tuple[float, ...] | None = None
+    moves: tuple[str, ...] = ()
+    first_move_number: int = 1
+    first_side: int = 0
+    result: str = ""
+    highlights: Highlights = field(default_factory=Highlights)
+    prompt: Prompt | None = None
+    scores: ScorePanel | None = None
+    legend: tuple[PieceView, ...] = ()
+    hands: tuple[tuple[tuple[PieceView, int], ...], ...] = ()
+
+    def __post_init__(self) -> None:
+        if len(self.pieces) != self.geometry.size:
+            raise ValueError(f"view of {self.geometry.name}: {len(self.pieces)} pieces for "
+                             f"{self.geometry.size} cells")
+
+
+def piece_view(variant, code: int) -> PieceView:
+    """The picture of an engine piece code (``variant`` is an ``engine.Variant``)."""
+    kind = variant.kinds[variant.kind_of(code)]
+    glyph = kind.glyph if kind.glyph in STANDARD_GLYPHS else ""
+    # A variant may name a one-letter glyph for a fairy piece; otherwise its symbol is the letter.
+    letter = kind.glyph if kind.glyph and not glyph else kind.letter
+    return PieceView(side=variant.side_of(code), glyph=glyph, letter=letter, name=kind.name)
+
+
+def view_from_position(pos: Position, **parts) -> View:
+    """A view of an engine position: pieces, side to move, move list from the position's move
+    stack, last move and check highlights, the result when the game is over, and a legend of the
+    variant's fairy pieces. Keyword ``parts`` override or add any :class:`View` field."""
+    v = pos.variant
+    pieces = tuple(piece_view(v, code) if code else None for code in pos.board)
+    start = pos.copy()
+    while start.move_stack:
+        start.pop()
+    last = pos.move_stack[-1].changes if pos.move_stack else ()
+    check: tuple[int, ...] = ()
+    outcome = pos.outcome()
+    if pos.is_check():
+        check = tuple(v.rules.royal_cells(pos.board, pos.side))
+    result = ""
+    if outcome is not None:
+        result = f"{outcome.result(v.nsides)} {outcome.termination.replace('_', ' ')}"
+    legend = tuple(piece_view(v, v.code(k, 0)) for k, kind in enumerate(v.kinds)
+                   if kind.glyph not in STANDARD_GLYPHS)
+    hands = tuple(tuple((piece_view(v, v.code(kind, side)), n) for kind, n in sorted(hand.items()) if n)
+                  for side, hand in enumerate(pos.hands))
+    fields = dict(
+        title=v.title, geometry=v.geometry, pieces=pieces, sides=tuple(v.sides),
+        side_to_move=None if outcome else pos.side,
+        phase="game over" if outcome else "",
+        moves=tuple(pos.move_text(m) for m in pos.move_stack),
+        first_move_number=start.fullmove, first_side=start.side, result=result,
+        highlights=Highlights(last_move=tuple(dict.fromkeys(c for c, _b, _a in last)), check=check),
+        legend=legend, hands=hands if any(hands) else (),
+    )
+    fields.update(parts)
+    return View(**fields)
