@@ -1,0 +1,206 @@
+"""The service's configuration: a TOML file, every key listed in ``KEYS`` and documented in
+``docs/configuration.md``. A bad value or an unknown key is a ``ConfigError`` (a ValueError)
+whose one line names the file and the key: ``config.toml: gpio.confirm: expected a GPIO pin
+(0-27, a gpiozero pin name, or false), got 99``.
+
+The file is optional: without one every key has its default. The default location is
+``platformdirs.user_config_dir("chessery")/config.toml``; ``chessery run --config PATH`` names
+another, and command-line options override single keys.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from .inference import Timing
+
+
+class ConfigError(ValueError):
+    """A configuration value that cannot be used."""
+
+
+Pin = int | str | None
+
+
+@dataclass(frozen=True)
+class GpioConfig:
+    enabled: bool = True
+    pin_factory: str = ""
+    confirm: Pin = 17
+    takeback: Pin = 27
+    menu: Pin = 22
+    led_ok: Pin = 5
+    led_attention: Pin = 6
+    buzzer: Pin = 13
+    encoder_a: Pin = None
+    encoder_b: Pin = None
+
+
+@dataclass(frozen=True)
+class Config:
+    variant: str = "chess"
+    port: tuple[str, ...] = ()
+    layout: str = ""
+    orientation: int = 0
+    identity: str = "auto"
+    db: str = ""
+    display: str = "windowed"
+    size: tuple[int, int] = (800, 480)
+    frame: str = ""
+    link_log: str = ""
+    timing: Timing = field(default_factory=Timing)
+    gpio: GpioConfig = field(default_factory=GpioConfig)
+    source: str = ""  # the file read, for messages
+
+
+# -- value parsers: each returns the value or raises ValueError with the reason ----------------------
+def _str(v: Any) -> str:
+    if not isinstance(v, str):
+        raise ValueError(f"expected text, got {v!r}")
+    return v
+
+
+def _ports(v: Any) -> tuple[str, ...]:
+    if isinstance(v, str):
+        return (v,) if v else ()
+    if isinstance(v, list) and v and all(isinstance(x, str) and x for x in v):
+        return tuple(v)
+    raise ValueError(f"expected a serial URL or a list of them, got {v!r}")
+
+
+def _orientation(v: Any) -> int:
+    if v not in (0, 180) or isinstance(v, bool):
+        raise ValueError(f"expected 0 or 180 (degrees the board is turned), got {v!r}")
+    return int(v)
+
+
+def _choice(*allowed: str) -> Callable[[Any], str]:
+    def parse(v: Any) -> str:
+        if v not in allowed:
+            raise ValueError(f"expected one of {', '.join(allowed)}, got {v!r}")
+        return v
+    return parse
+
+
+def _identity(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return _choice("auto", "true", "false")(v)
+
+
+def _size(v: Any) -> tuple[int, int]:
+    try:
+        w, h = (int(x) for x in str(v).lower().split("x"))
+    except ValueError:
+        raise ValueError(f"expected WIDTHxHEIGHT like 800x480, got {v!r}") from None
+    if not (160 <= w <= 8192 and 120 <= h <= 8192):
+        raise ValueError(f"size {w}x{h} is out of range (160x120 to 8192x8192)")
+    return w, h
+
+
+def _bool(v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise ValueError(f"expected true or false, got {v!r}")
+    return v
+
+
+def _ms(v: Any) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 60_000:
+        raise ValueError(f"expected milliseconds, a whole number from 0 to 60000, got {v!r}")
+    return v
+
+
+def _pin(v: Any) -> Pin:
+    if v is False:
+        return None
+    if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 27:
+        return v
+    if isinstance(v, str) and v and v.replace("_", "").isalnum():
+        return v
+    raise ValueError(f"expected a GPIO pin (0-27, a gpiozero pin name, or false), got {v!r}")
+
+
+#: Every key: (parser, description). Sections are dotted.
+KEYS: dict[str, tuple[Callable[[Any], Any], str]] = {
+    "variant": (_str, "variant name (chessery variants)"),
+    "port": (_ports, "serial URL of the board, or a list (one per board of a multi-board set); "
+                     "empty: the built-in simulated board plays a demo game"),
+    "layout": (_str, "layout name (hardware/layouts) or TOML file mapping sensors to cells"),
+    "orientation": (_orientation, "0, or 180 when the board is turned round"),
+    "identity": (_identity, "auto | true | false: whether the board reads which piece stands where"),
+    "db": (_str, "games database file (default: in the user data folder)"),
+    "display": (_choice("kiosk", "windowed", "headless"), "kiosk | windowed | headless"),
+    "size": (_size, "window size WIDTHxHEIGHT (windowed and headless)"),
+    "frame": (_str, "PNG file the headless display keeps the current frame in"),
+    "link_log": (_str, "file for the serial link's log (empty: stderr, warnings only)"),
+    **{f"timing.{f.name}": (_ms, "ms") for f in fields(Timing)},
+    "gpio.enabled": (_bool, "false: never touch GPIO"),
+    "gpio.pin_factory": (_str, "gpiozero pin factory (empty: gpiozero's choice)"),
+    **{f"gpio.{name}": (_pin, "pin") for name in
+       ("confirm", "takeback", "menu", "led_ok", "led_attention", "buzzer", "encoder_a", "encoder_b")},
+}
+
+
+def default_path() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("chessery")) / "config.toml"
+
+
+def parse_config(data: dict[str, Any], source: str = "config") -> Config:
+    """A Config from TOML data; ``ConfigError`` naming the first bad key."""
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, dict):
+            for sub, subvalue in value.items():
+                flat[f"{key}.{sub}"] = subvalue
+        else:
+            flat[key] = value
+    values: dict[str, Any] = {}
+    for key, value in flat.items():
+        if key not in KEYS:
+            raise ConfigError(f"{source}: unknown key {key!r} (see docs/configuration.md)")
+        parser, _doc = KEYS[key]
+        try:
+            values[key] = parser(value)
+        except ValueError as exc:
+            raise ConfigError(f"{source}: {key}: {exc}") from None
+    timing = replace(Timing(), **{k[7:]: v for k, v in values.items() if k.startswith("timing.")})
+    gpio = replace(GpioConfig(), **{k[5:]: v for k, v in values.items() if k.startswith("gpio.")})
+    top = {k: v for k, v in values.items() if "." not in k}
+    config = Config(**top, timing=timing, gpio=gpio, source=source)
+    pins = [(name, getattr(gpio, name)) for name in ("confirm", "takeback", "menu", "led_ok", "led_attention",
+                                                     "buzzer", "encoder_a", "encoder_b")]
+    seen: dict[Pin, str] = {}
+    for name, pin in pins:
+        if pin is None:
+            continue
+        if pin in seen:
+            raise ConfigError(f"{source}: gpio.{name}: pin {pin} is already gpio.{seen[pin]}")
+        seen[pin] = name
+    if (gpio.encoder_a is None) != (gpio.encoder_b is None):
+        raise ConfigError(f"{source}: gpio.encoder_b: a rotary encoder needs both encoder_a and encoder_b")
+    return config
+
+
+def load_config(path: str | Path | None) -> Config:
+    """Read ``path`` (or the default location if it exists; else defaults)."""
+    if path is None:
+        p = default_path()
+        if not p.exists():
+            return Config()
+    else:
+        p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{p}: cannot read: {exc.strerror}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{p}: not valid TOML: {exc}") from None
+    return parse_config(data, str(p))

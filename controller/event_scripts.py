@@ -1,0 +1,200 @@
+"""Event scripts for whole games, written from move texts through the engine's ``Move.changes``
+and ``relocations``: what a player's hands do, in the simulator's script format.
+
+``script_for_moves`` turns moves into ``lift``/``place``/``sleep``/``choose`` lines with a chosen
+``Style``: which piece a capture lifts first, which piece a castling moves first, sliders dragged
+across the cells between, bouncing placements, quick replies. The ``choose`` answers come from
+the decision core itself: the script is replayed while it is written, and where the core asks, the
+option holding the intended move is chosen -- so every generated script is one the core must
+turn back into exactly these moves.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine import Move, Position, Variant, parse_fen, start_position
+from firmware_bridge.script import parse_line
+
+from .inference import Timing
+from .replay import Replayer
+
+#: A game with castling on the long side and captures: Morphy v Duke of Brunswick and Count
+#: Isouard, Paris 1858 (the "Opera game"), in the engine's move notation.
+OPERA_GAME = (
+    "e2e4", "e7e5", "g1f3", "d7d6", "d2d4", "c8g4", "d4e5", "g4f3", "d1f3", "d6e5", "f1c4", "g8f6",
+    "f3b3", "d8e7", "b1c3", "c7c6", "c1g5", "b7b5", "c3b5", "c6b5", "c4b5", "b8d7", "e1c1", "a8d8",
+    "d1d7", "d8d7", "h1d1", "e7e6", "b5d7", "f6d7", "b3b8", "d7b8", "d1d8",
+)
+
+
+@dataclass(frozen=True)
+class Style:
+    """How the hands move. Times in ms."""
+
+    capture: str = "victim"     # victim | attacker | alternate: which piece a capture lifts first
+    castle: str = "king"        # king | rook | alternate: which piece of a multi-piece move goes first
+    slide: bool = False         # drag pieces across the cells between (line moves only)
+    slide_rest_ms: int = 15     # time spent on each cell passed over
+    bounce: bool = False        # every placement bounces once (place, lift, place)
+    think_ms: int = 400         # pause before each move (0: a reply right after the last move)
+    reaction_ms: int = 100      # least pause before taking a piece the last move just put down
+    hand_ms: int = 150          # pause between lifting a piece and putting it down
+    identity: bool = False      # placements name the piece (identity boards)
+
+
+def random_game(variant: Variant, plies: int, seed: int = 1, fen: str | None = None) -> list[str]:
+    """Legal moves picked at random (seeded), until ``plies`` or the end of the game."""
+    rng = random.Random(seed)
+    pos = parse_fen(variant, fen) if fen else start_position(variant)
+    out: list[str] = []
+    for _ in range(plies):
+        if pos.outcome() is not None:
+            break
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        move = rng.choice(moves)
+        out.append(pos.move_text(move))
+        pos.push(move)
+    return out
+
+
+def _line_cells(variant: Variant, board: list[int], frm: int, to: int) -> list[int]:
+    """Empty cells strictly between two cells on one straight line, in order; [] if none."""
+    g = variant.geometry
+    (x0, y0), (x1, y1) = g.coords[frm], g.coords[to]
+    dx, dy = x1 - x0, y1 - y0
+    if (dx, dy) == (0, 0) or not (dx == 0 or dy == 0 or abs(dx) == abs(dy)):
+        return []
+    step = ((dx > 0) - (dx < 0), (dy > 0) - (dy < 0))
+    ray = g.ray(frm, step)
+    if to not in ray:
+        return []
+    between = list(ray[: ray.index(to)])
+    return between if all(board[c] == 0 for c in between) else []
+
+
+def hand_steps(pos: Position, move: Move, style: Style, nth: int = 0) -> list[str]:
+    """The lift/place/sleep lines of one move made by hand in ``pos`` (before it is played).
+    No hand takes a piece the previous move put down sooner than ``style.reaction_ms``: the
+    board cannot tell that from the previous move still going on (and no player is that fast)."""
+    v = pos.variant
+    names = v.geometry.names
+    board = list(pos.board)
+    after = {c: a for c, _b, a in move.changes}
+    relocs = [(s, d) for s, d in move.relocations if s != d]
+    sources = {s for s, _d in relocs}
+    dests = {d for _s, d in relocs}
+    victims = [c for c, b, _a in move.changes if b and c not in sources]
+    lines: list[str] = []
+    in_hand: set[int] = set()
+
+    def symbol(cell: int) -> str:
+        return f" {v.symbol(after[cell])}" if style.identity and after.get(cell) else ""
+
+    def lift(cell: int) -> None:
+        if cell in in_hand or not board[cell]:
+            return
+        lines.append(f"lift {names[cell]}")
+        board[cell] = 0
+        in_hand.add(cell)
+
+    def place(cell: int, code: int) -> None:
+        lines.append(f"place {names[cell]}{symbol(cell)}")
+        board[cell] = code
+        if style.bounce:
+            lines.extend(["sleep 3", f"lift {names[cell]}", "sleep 3", f"place {names[cell]}{symbol(cell)}"])
+
+    capture = style.capture if style.capture != "alternate" else ("victim", "attacker")[nth % 2]
+    castle = style.castle if style.castle != "alternate" else ("king", "rook")[nth % 2]
+    think = style.think_ms
+    if pos.move_stack and think < style.reaction_ms:
+        last = pos.move_stack[-1]
+        first = victims[0] if capture == "victim" and victims else relocs[0][0] if relocs else -1
+        if first in {c for c, _b, a in last.changes if a}:
+            think = style.reaction_ms
+    if think:
+        lines.append(f"sleep {think}")
+    if capture == "victim":
+        for c in victims:
+            lift(c)
+    if castle == "rook":
+        relocs.reverse()
+    # Place a piece only where the cell is free; a piece standing on a destination that itself
+    # moves is lifted first (pushes, swaps).
+    for s, d in relocs:
+        lift(s)
+        if board[d]:
+            lift(d)
+        if style.hand_ms:
+            lines.append(f"sleep {style.hand_ms}")
+        if style.slide:
+            for mid in _line_cells(v, board, s, d):
+                lines.append(f"place {names[mid]}")
+                lines.append(f"sleep {style.slide_rest_ms}")
+                lines.append(f"lift {names[mid]}")
+        code = after[d]
+        place(d, code)
+        in_hand.discard(s)
+    for c in victims:  # attacker first: the victims go last
+        lift(c)
+    for c, _b, a in move.changes:
+        if a and c not in dests and board[c] != a:
+            lift(c)
+            place(c, a)
+    return lines
+
+
+class _Writer:
+    """Writes a script while replaying it, to add the answers the core will ask for."""
+
+    def __init__(self, pos: Position, style: Style, timing: Timing | None) -> None:
+        self.variant = pos.variant
+        self.replayer = Replayer(pos.copy(), identity=style.identity, timing=timing, source="generated")
+        self.lines: list[str] = []
+
+    def add(self, text: str) -> None:
+        command = parse_line(text, len(self.lines) + 1, self.variant, "generated")
+        self.lines.append(text)
+        if command is not None:
+            self.replayer.feed(command)
+
+    def answer_for(self, moves: Sequence[Move]) -> None:
+        """If the core is asking (now or once the board is still), choose the option with
+        exactly these moves."""
+        self.replayer.settle()
+        prompt = self.replayer.core.status.prompt
+        if prompt is None:
+            return
+        for opt in prompt.options:
+            if tuple(opt.moves) == tuple(moves):
+                self.add(f"choose {opt.key}")
+                return
+        raise ValueError(f"the core asks {prompt.question!r} without the intended move among the options")
+
+
+def script_for_moves(variant: Variant, moves: Sequence[str], style: Style | None = None, *,
+                     fen: str | None = None, timing: Timing | None = None) -> list[str]:
+    """Script lines that play ``moves`` (move texts) from ``fen`` or the start position."""
+    style = style or Style()
+    pos = parse_fen(variant, fen) if fen else start_position(variant)
+    writer = _Writer(pos, style, timing)
+    for n, text in enumerate(moves):
+        move = pos.parse_move(text)
+        writer.add(f"# {n // variant.nsides + 1}{'.' if pos.side == 0 else '...'} {text}")
+        for line in hand_steps(pos, move, style, n):
+            writer.add(line)
+        # In a quick game the next move's events follow at once; the clock only waits for the
+        # core where it will ask.
+        if style.think_ms or n == len(moves) - 1 or writer.replayer.core.pending_kind == "ambiguous":
+            writer.answer_for([move])
+        pos.push(move)
+    commands = [c for n, line in enumerate(writer.lines, 1) if (c := parse_line(line, n, variant)) is not None]
+    start = parse_fen(variant, fen) if fen else start_position(variant)
+    got = Replayer(start, identity=style.identity, timing=timing).run(commands)
+    if got != list(moves):
+        raise ValueError(f"the generated script replays as {got} instead of {list(moves)}")
+    return writer.lines

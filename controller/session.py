@@ -1,0 +1,219 @@
+"""A game session: phases, persistence and the player's inputs around the decision core.
+
+Phases: ``setup`` (the board must show the start position; the status lists what is missing or
+misplaced), ``play`` (the core referees; every accepted move is committed to the store before the
+session reports it), ``over`` (the result stands; setting the start position up again, or the menu
+button, starts a new game). Placement and selection stages of a variant are ordinary moves of
+``play``: a piece put down on an occupancy board matches several drops, and the core asks which.
+
+Like the core, a session has no threads and no clock of its own: every input carries ``now``
+(ms). The service feeds it; tests drive it directly with a real SQLite file.
+
+Restart: a session opened on a store with an unfinished game of the same variant resumes it
+(moves replayed through the engine), and ``sync(readings)`` with the board's snapshot guides any
+difference between the board and the game back (or accepts a move made while the service was
+down).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import engine
+from engine import Position, Variant
+
+from .inference import Decision, Event, Option, Prompt, Referee, Status, Timing
+from .pgn import export_pgn
+from .store import GameStore, StoreError
+
+
+@dataclass(frozen=True)
+class Update:
+    """What one input changed: moves committed (``undone`` first, then ``accepted``, as texts),
+    the phase, and what to tell the player."""
+
+    phase: str
+    status: Status
+    accepted: tuple[str, ...] = ()
+    undone: tuple[str, ...] = ()
+    note: str = ""
+
+
+MENU_PROMPT = Prompt("menu", "Start a new game?", (Option("yes", "New game"), Option("no", "Keep playing")))
+
+
+class Session:
+    def __init__(self, variant: Variant, store: GameStore, *, identity: bool = False, timing: Timing | None = None,
+                 now: int = 0, resume: bool = True, fen: str | None = None) -> None:
+        """``fen``: the position new games start from (default: the variant's start)."""
+        self.variant = variant
+        self.store = store
+        self.identity = identity
+        self.timing = timing or Timing()
+        self.game_id: int | None = None
+        self.resumed = False
+        self.selected = 0
+        self._menu = False
+        self._start = engine.parse_fen(variant, fen) if fen else engine.start_position(variant)
+        record = store.unfinished(variant.name) if resume else None
+        if record is not None:
+            pos = engine.parse_fen(variant, record.start_fen)
+            for ply, text in enumerate(record.moves, 1):
+                try:
+                    pos.push_text(text)
+                except ValueError as exc:
+                    raise StoreError(f"{store.path}: game {record.id} ply {ply}: {exc}") from None
+            self.game_id = record.id
+            self.resumed = True
+            over = pos.outcome() is not None
+            self.phase = "over" if over else "play"
+            self.core = Referee(pos, identity=identity, timing=self.timing, playing=not over)
+        else:
+            self.phase = "setup"
+            self.core = Referee(self._start.copy(), identity=identity, timing=self.timing, playing=False)
+        self._last = self.core.status
+
+    # -- inputs ---------------------------------------------------------------------------------------
+    @property
+    def position(self) -> Position:
+        return self.core.position
+
+    @property
+    def deadline(self) -> int | None:
+        return self.core.deadline
+
+    @property
+    def status(self) -> Status:
+        if self._menu:
+            return Status("ask", MENU_PROMPT.question, prompt=MENU_PROMPT)
+        if self.phase == "over":
+            return self._over_status()
+        return self.core.status
+
+    def set_identity(self, identity: bool, now: int) -> None:
+        """Learnt from the board's HELLO: whether placements name the piece."""
+        if identity != self.identity:
+            self.identity = identity
+            core = self.core
+            self.core = Referee(core.position, identity=identity, timing=self.timing, playing=core.playing)
+            self._last = self.core.status
+
+    def prepare(self) -> None:
+        """Per-position work ahead of the next event (call when idle)."""
+        self.core.prepare()
+
+    def sync(self, readings: list[int], now: int) -> Update:
+        """The whole board as read (at start-up, or after the board came back)."""
+        return self._apply(self.core.snapshot(readings, now), now)
+
+    def event(self, ev: Event) -> Update:
+        return self._apply(self.core.event(ev), ev.t)
+
+    def tick(self, now: int) -> Update:
+        return self._apply(self.core.tick(now), now)
+
+    def answer(self, key: str, now: int) -> Update:
+        """An answer to the open question (a touch on the screen, a script's ``choose``)."""
+        if self._menu:
+            self._menu = False
+            if MENU_PROMPT.find(key) is None:
+                raise ValueError(f"{key!r} is not an answer to {MENU_PROMPT.question!r} (choose yes, no)")
+            if MENU_PROMPT.find(key).key == "yes":
+                return self.new_game(now)
+            return Update(self.phase, self.status)
+        return self._apply(self.core.answer(key, now), now)
+
+    def button(self, name: str, now: int) -> Update:
+        """A panel input: confirm, takeback, menu, next, previous."""
+        prompt = self.status.prompt
+        if name in ("next", "previous") and prompt is not None:
+            step = 1 if name == "next" else -1
+            self.selected = (self.selected + step) % len(prompt.options)
+            return Update(self.phase, self.status)
+        if name == "confirm" and prompt is not None:
+            return self.answer(prompt.options[min(self.selected, len(prompt.options) - 1)].key, now)
+        if name == "takeback":
+            return self.takeback(now)
+        if name == "menu":
+            if self.phase == "play" and self.position.move_stack:
+                self._menu = True
+                self.selected = 0
+                return Update(self.phase, self.status)
+            return self.new_game(now)
+        return Update(self.phase, self.status)
+
+    def takeback(self, now: int) -> Update:
+        if self.phase == "setup" or not self.position.move_stack:
+            return Update(self.phase, self.status, note="nothing to take back")
+        if self.phase == "over":
+            self.phase = "play"
+            self.core.set_playing(True, now)
+        return self._apply(self.core.takeback(now), now)
+
+    def new_game(self, now: int) -> Update:
+        """Abandon or close the current game and wait for the start position."""
+        if self.game_id is not None and self.phase == "play":
+            self.store.finish(self.game_id, "*", "abandoned")
+        self.game_id = None
+        self.resumed = False
+        self._menu = False
+        observed = list(self.core.observed)
+        self.core = Referee(self._start.copy(), identity=self.identity, timing=self.timing, playing=False,
+                            observed=observed)
+        self.phase = "setup"
+        return self._after(Update(self.phase, self.core.status, note="new game"), now)
+
+    # -- effects --------------------------------------------------------------------------------------
+    def _apply(self, d: Decision, now: int) -> Update:
+        text = self.position.move_text
+        if d.undone or d.accepted:
+            assert self.game_id is not None
+            # Committed before anyone is told: a power cut after this line loses nothing.
+            self.store.record(self.game_id, len(d.undone), [text(m) for m in d.accepted])
+            if d.undone and self.phase == "over":
+                self.phase = "play"
+        update = Update(self.phase, d.status, tuple(text(m) for m in d.accepted), tuple(text(m) for m in d.undone),
+                        d.note)
+        return self._after(update, now)
+
+    def _after(self, update: Update, now: int) -> Update:
+        core = self.core
+        if update.status.prompt is not None and update.status.prompt is not self._last.prompt:
+            self.selected = 0
+        if self.phase == "setup" and core.status.kind == "idle":
+            self.game_id = self.store.new_game(self.variant.name, self.position.fen())
+            self.phase = "play"
+            core.set_playing(True, now)
+            update = Update(self.phase, core.status, update.accepted, update.undone,
+                            "; ".join(x for x in (update.note, "game started") if x))
+        elif self.phase == "play" and core.outcome is not None and core.status.kind == "idle":
+            outcome = core.outcome
+            assert self.game_id is not None
+            self.store.finish(self.game_id, outcome.result(self.variant.nsides), outcome.termination)
+            self.phase = "over"
+            core.set_playing(False, now)
+            update = Update(self.phase, self._over_status(), update.accepted, update.undone, update.note)
+        elif self.phase == "over":
+            if list(core.observed) == _readings(self._start, self.identity) and self.position.move_stack:
+                return self.new_game(now)  # the players set up the next game
+            update = Update(self.phase, self._over_status(), update.accepted, update.undone, update.note)
+        self._last = update.status
+        return update
+
+    def _over_status(self) -> Status:
+        outcome = self.core.outcome or self.position.outcome()
+        if outcome is None:
+            return Status("idle", "Game over")
+        result = outcome.result(self.variant.nsides)
+        return Status("idle", f"Game over: {result} ({outcome.termination.replace('_', ' ')}). Set up the pieces "
+                              f"for a new game")
+
+    # -- export ---------------------------------------------------------------------------------------
+    def pgn(self) -> str:
+        if self.game_id is None:
+            raise ValueError("no game has started yet")
+        return export_pgn(self.store.game(self.game_id))
+
+
+def _readings(pos: Position, identity: bool) -> list[int]:
+    return [code if identity else (1 if code else 0) for code in pos.board]

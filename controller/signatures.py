@@ -1,0 +1,165 @@
+"""What each legal move looks like to the sensors.
+
+A sensor board sees, per cell, either occupancy (0/1) or, on identity boards, the piece code.
+A move's *signature* is the set of ``(cell, seen_after)`` pairs for the cells whose seen value the
+move changes; its *hidden* cells are those whose piece changes while the sensor reading stays the
+same (the victim's cell of a capture on an occupancy board, the cells of a push or a swap). The
+physical board matches a move when its differences from the game position are exactly the
+move's signature and every hidden cell was handled (lifted or placed) during the move.
+
+Everything here derives from the engine's ``Move.changes``: no variant is special.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engine import Move, Position
+
+Sig = frozenset[tuple[int, int]]
+EMPTY_SIG: Sig = frozenset()
+
+
+def seen(code: int, identity: bool) -> int:
+    """What a sensor reads for a piece code: the code itself, or occupancy."""
+    return code if identity else (1 if code else 0)
+
+
+class Shape:
+    """One legal move as the sensors see it."""
+
+    __slots__ = ("cells", "hidden", "imports", "move", "sig")
+
+    def __init__(self, move: Move, identity: bool) -> None:
+        self.move = move
+        sig = []
+        hidden = []
+        cells = []
+        occupied = 0
+        for cell, before, after in move.changes:
+            cells.append(cell)
+            occupied += (after != 0) - (before != 0)
+            if before == after:
+                continue
+            if identity:
+                sig.append((cell, after))
+            elif (before == 0) != (after == 0):
+                sig.append((cell, 1 if after else 0))
+            else:
+                hidden.append(cell)
+        self.sig: Sig = frozenset(sig)
+        self.hidden = frozenset(hidden)
+        self.cells = frozenset(cells)
+        #: Pieces the move brings onto the board (drops); a half-made move can have placed no
+        #: more pieces than it lifted plus these.
+        self.imports = max(0, occupied)
+
+    def __repr__(self) -> str:
+        return f"Shape({self.move!r})"
+
+
+class MoveIndex:
+    """The legal moves of one position, indexed by signature for O(1) matching per event."""
+
+    def __init__(self, pos: Position, identity: bool, moves: Iterable[Move] | None = None) -> None:
+        self.identity = identity
+        self.by_sig: dict[Sig, list[Shape]] = {}
+        for move in pos.legal_moves() if moves is None else moves:
+            shape = Shape(move, identity)
+            self.by_sig.setdefault(shape.sig, []).append(shape)
+        self._ext: dict[Sig, list[Shape]] = {}
+
+    def __len__(self) -> int:
+        return sum(len(v) for v in self.by_sig.values())
+
+    @property
+    def has_silent_moves(self) -> bool:
+        """Moves the sensors cannot see at all (a piece chosen by tapping it, a swap of equal
+        readings): they match a clean board once their cells were touched."""
+        return EMPTY_SIG in self.by_sig
+
+    def match(self, sig: Sig, touched: set[int] | frozenset[int]) -> list[Shape]:
+        """Moves with exactly this signature whose hidden cells were all touched."""
+        return [s for s in self.by_sig.get(sig, ()) if s.hidden <= touched]
+
+    def match_loose(self, sig: Sig) -> list[Shape]:
+        """Moves with this signature, touched or not (after a resynchronising snapshot the
+        handling of hidden cells was not seen)."""
+        return list(self.by_sig.get(sig, ()))
+
+    def extension_cells(self, sig: Sig, touched: set[int] | frozenset[int]) -> frozenset[int]:
+        """Cells of the moves the player may still be on the way to while the board shows
+        ``sig``: their signature strictly contains it and they involve every cell touched so
+        far (the rook of a castling put down first; not the pawn push a capture's signature is
+        part of, since the victim's cell was touched). Such a match waits longer, and events on
+        these cells do not end it."""
+        shapes = self._ext.get(sig)
+        if shapes is None:
+            n = len(sig)
+            shapes = self._ext[sig] = [s for other, group in self.by_sig.items() if len(other) > n and sig <= other
+                                       for s in group]
+        cells: set[int] = set()
+        for s in shapes:
+            if touched <= s.cells:
+                cells |= s.cells
+        return frozenset(cells)
+
+    def is_partial(self, sig: Sig) -> bool:
+        """True when the board differs from the position only in ways some legal move would
+        (a piece in the hand, a castling half done): the player is still moving."""
+        return any(sig <= other for other in self.by_sig)
+
+
+def diff_sig(observed: list[int], expected: list[int], cells: Iterable[int]) -> Sig:
+    """The observed readings of those ``cells`` that differ from ``expected``."""
+    return frozenset((c, observed[c]) for c in cells if observed[c] != expected[c])
+
+
+def explain(pos: Position, observed: list[int], diff_cells: set[int], touched: set[int] | frozenset[int],
+            identity: bool, strict: bool, max_plies: int = 2, max_nodes: int = 4000) -> list[tuple[Move, ...]]:
+    """The shortest sequences of 2 to ``max_plies`` legal moves (the side to move first, then
+    the others in turn) that together leave the board as observed: a quick reply merged with the
+    move before it, or moves made while the board was unplugged or the service down. ``strict``
+    requires every cell whose piece changed without the reading showing it to have been handled.
+    Each move must change a cell that differs or was handled (a real sequence does), which keeps
+    the search small; it gives up (returns what it has, maybe nothing) after ``max_nodes`` moves
+    tried."""
+    relevant = set(diff_cells) | set(touched)
+    budget = [max_nodes]
+    board = pos.board
+
+    def matches(changed: set[int]) -> bool:
+        for c in relevant | changed:
+            if seen(board[c], identity) != observed[c]:
+                return False
+        if not diff_cells <= changed:
+            return False
+        return not strict or {c for c in changed if c not in diff_cells} <= touched
+
+    def search(depth: int, path: list[Move], changed: set[int], out: list[tuple[Move, ...]]) -> None:
+        for move in pos.legal_moves():
+            if budget[0] <= 0:
+                return
+            cells = {c for c, b, a in move.changes if b != a}
+            if not cells & relevant:
+                continue
+            budget[0] -= 1
+            pos.push(move)
+            try:
+                path.append(move)
+                now_changed = changed | cells
+                if depth == 1:
+                    if matches(now_changed):
+                        out.append(tuple(path))
+                else:
+                    search(depth - 1, path, now_changed, out)
+            finally:
+                path.pop()
+                pos.pop()
+
+    for plies in range(2, max_plies + 1):
+        found: list[tuple[Move, ...]] = []
+        search(plies, [], set(), found)
+        if found or budget[0] <= 0:
+            return found
+    return []

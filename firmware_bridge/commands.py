@@ -1,0 +1,84 @@
+"""The ``sim-board`` command: a simulated sensor board on a pseudo-terminal.
+
+Output contract: the first line of stdout is the path the host opens (flushed at once; it is a
+stable symlink to the pty, so it survives a simulated unplug), then the script plays. When the
+script is done, a line ``done`` follows; the board keeps serving (heartbeats, snapshots, lights)
+until interrupted or, with ``--linger MS``, for that long.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+
+
+def _nonnegative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"bad number {text!r}: not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"bad number {text!r}: must be 0 or more")
+    return value
+
+
+def cmd_sim_board(args: argparse.Namespace) -> int:
+    from .faults import parse_faults
+    from .script import load_script
+    from .simboard import SimBoard
+
+    # Everything that can be wrong with the arguments fails before the path is printed.
+    faults = parse_faults(args.faults)
+    commands = load_script(args.script, args.variant)
+    board = SimBoard(args.variant, identity=args.identity, empty=args.empty, faults=faults, seed=args.seed,
+                     link_path=args.link, debounce_ms=args.debounce_ms, heartbeat_ms=args.heartbeat_ms)
+    board.check_script(commands, source=str(args.script))
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: object) -> None:
+        stop.set()
+
+    previous = signal.signal(signal.SIGTERM, on_signal)
+    board.start()
+    try:
+        print(board.path, flush=True)
+        board.start_script(commands, wait_for_host=not args.no_wait)
+        while not stop.is_set() and not board.done.wait(0.1):
+            pass
+        if board.error is not None:
+            raise board.error
+        if board.done.is_set():
+            print("done", flush=True)
+        stop.wait(None if args.linger is None else args.linger / 1000)
+    finally:
+        board.stop()
+        signal.signal(signal.SIGTERM, previous)
+        sys.stdout.flush()
+    return 0
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    from .faults import FAULT_HELP
+
+    p = sub.add_parser(
+        "sim-board",
+        help="simulated sensor board on a pty: prints the port path on its first line, then plays a script",
+        description="Open a pseudo-terminal that speaks the sensor-board protocol (docs/protocol.md), print "
+                    "its path on the first line, wait for a host to connect, then play the event script "
+                    "(lines: lift CELL, place CELL [PIECE], sleep MS, choose ANSWER, # comment).",
+    )
+    p.add_argument("--variant", required=True, help="variant whose cell names the script uses")
+    p.add_argument("--script", required=True, help="event script file")
+    p.add_argument("--identity", action="store_true", help="report which piece stands on a cell (FEN letters)")
+    p.add_argument("--faults", default="", help=FAULT_HELP)
+    p.add_argument("--seed", type=int, default=0, help="seed for every random fault (default 0)")
+    p.add_argument("--empty", action="store_true", help="start with an empty board instead of the start position")
+    p.add_argument("--link", help="path of the stable symlink to create (default: in a new temporary directory)")
+    p.add_argument("--no-wait", action="store_true", help="play at once instead of waiting for a host")
+    p.add_argument("--linger", type=_nonnegative, help="after the script, keep serving this many ms (default: "
+                                                       "until interrupted)")
+    p.add_argument("--debounce-ms", type=_nonnegative, default=10, help="firmware debounce time (default 10)")
+    p.add_argument("--heartbeat-ms", type=_nonnegative, default=250, help="heartbeat interval (default 250)")
+    p.set_defaults(handler=cmd_sim_board)

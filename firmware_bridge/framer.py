@@ -1,0 +1,63 @@
+"""The pure framer: feed it bytes, get decoded messages; every malformed frame is counted.
+
+No I/O and no exceptions on bad input: a garbled stream, a truncated frame, a frame from a
+future protocol version, an endless run without a delimiter or a type this side does not
+understand each end up in :attr:`Framer.errors` (by class name) and in :attr:`Framer.last_error`
+as a one-line description, and decoding carries on at the next 0x00.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .codec import PayloadError, decode_frame
+from .firmware import protocol as P
+from .messages import Message
+
+#: The error classes a framer counts, in the order they are checked.
+ERROR_CLASSES = ("oversized", "truncated", "bad_crc", "wrong_version", "unknown_type", "bad_payload")
+
+
+class Framer:
+    """Decodes one direction of the stream.
+
+    ``Framer()`` reads what a board sends (HELLO, EVENT, SNAPSHOT, HEARTBEAT, ERROR);
+    ``Framer(accept=P.HOST_TYPES)`` reads what a host sends. Anything else is ``unknown_type``.
+    """
+
+    def __init__(self, accept: tuple[int, ...] = P.BOARD_TYPES) -> None:
+        self._deframer = P.Deframer(accept)
+        self._payload_errors = 0
+        self.last_error = ""
+        self.frames = 0
+
+    def feed(self, data: bytes) -> list[Message]:
+        raw = self._deframer.feed(bytes(data))
+        if self._deframer.rejected:
+            code, seq = self._deframer.rejected[-1]
+            where = f" (seq {seq})" if seq != P.NO_SEQ else ""
+            self.last_error = f"{P.ERROR_NAMES[code]} frame{where}"
+            self._deframer.rejected = []
+        out: list[Message] = []
+        for mtype, seq, payload in raw:
+            try:
+                out.append(decode_frame(mtype, seq, payload))
+            except PayloadError as exc:
+                self._payload_errors += 1
+                self.last_error = f"bad_payload frame (seq {seq}): {exc}"
+        self.frames += len(out)
+        return out
+
+    def reset(self) -> None:
+        """Forget a partial frame (after the port was reopened)."""
+        self._deframer.reset()
+
+    @property
+    def errors(self) -> Counter[str]:
+        counts = Counter({P.ERROR_NAMES[code]: n for code, n in self._deframer.errors.items()})
+        counts["bad_payload"] += self._payload_errors
+        return counts
+
+    @property
+    def error_total(self) -> int:
+        return sum(self.errors.values())

@@ -1,0 +1,557 @@
+"""The host link: one sensor board on one serial port, kept in sync whatever the cable does.
+
+    link = Link.open("/dev/ttyACM0")          # or loop://, socket://host:port, spy://PATH?file=dump
+    link.wait_connected(5.0)
+    event = link.events.get(timeout=1.0)       # SensorEvent, see events.py
+    link.set_leds([12, 28], "blink")
+    link.close()
+
+Ports are opened only through ``serial.serial_for_url``. One reader thread owns the port: it
+opens it, greets the board (PING, REQUEST_SNAPSHOT), decodes frames with the pure
+:class:`~firmware_bridge.framer.Framer`, and puts :class:`SensorEvent` values on ``events``.
+
+It keeps a model of the board (which cells are occupied, by which piece on identity boards) and
+guarantees: *the events it delivers, applied in order to the first snapshot, always give the
+model; and the model comes back to the board's true state after any fault*. Concretely:
+
+* a sequence gap (a frame lost to noise), an ERROR OVERFLOW from the board, a board reset, or an
+  event that does not fit the model (a lift from an empty cell) makes it request a snapshot and
+  hold further events back until it arrives. The snapshot minus the held events is the state
+  just before them: the differences up to there come first as ``synthetic`` events (lifts, then
+  places), then the held events in order, so a lost change is reported where it happened;
+* an event that still does not fit the model is not delivered (it is counted in ``stats``);
+* a port that fails (USB pulled) or a board that goes silent longer than ``silence_timeout``
+  (default: four heartbeats) ends the session; the thread reopens the same URL with exponential
+  back-off, logging the outage once, and the snapshot after reconnecting reports, as synthetic
+  events, whatever the players did in the meantime;
+* a board reset (a new ``boot_id`` in HELLO or HEARTBEAT) is handled like a reconnect, and the
+  lights and parameters the host had set are sent again.
+
+States (``state``, the ``states`` queue and the optional ``on_state`` callback, which runs on the
+reader thread and must not block): IDLE -> CONNECTING -> CONNECTED -> DISCONNECTED -> ... -> CLOSED
+(IDLE -> DISCONNECTED when the device is not there at the start).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import itertools
+import logging
+import queue
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+
+import serial
+
+from .codec import encode
+from .events import LIFT, PLACE, LinkState, LinkStatus, SensorEvent, piece_text
+from .firmware import protocol as P
+from .framer import Framer
+from .messages import Error, Event, Heartbeat, Hello, Message, Ping, RequestSnapshot, SetLeds, SetParams, Snapshot
+
+log = logging.getLogger(__name__)
+
+LED_PATTERNS = {"off": P.LED_OFF, "on": P.LED_ON, "blink": P.LED_BLINK, "fast": P.LED_FAST}
+
+
+class LinkError(ConnectionError):
+    """The link cannot do what was asked (not connected, or the board did not answer in time)."""
+
+
+class Link:
+    def __init__(
+        self,
+        url: str,
+        *,
+        cell_offset: int = 0,
+        silence_timeout: float | None = None,
+        retry_interval: float = 0.5,
+        backoff: tuple[float, float] = (0.05, 2.0),
+        read_timeout: float = 0.02,
+        baudrate: int = 115200,
+        on_state: Callable[[LinkStatus], None] | None = None,
+        name: str | None = None,
+    ) -> None:
+        """``url``: anything ``serial_for_url`` opens (a device path too). ``cell_offset`` is
+        added to every cell number (two boards of one game on two ports). ``silence_timeout``
+        (s): no valid frame for that long ends the session (default: four board heartbeats, at
+        least 0.5 s). ``retry_interval`` (s): an unanswered PING or REQUEST_SNAPSHOT is sent
+        again after it. ``backoff`` (s): first and longest wait between reconnect attempts."""
+        self.url = url
+        self.name = name or url
+        self.cell_offset = cell_offset
+        self.silence_timeout = silence_timeout
+        self.retry_interval = retry_interval
+        self.backoff = backoff
+        self.read_timeout = read_timeout
+        self.baudrate = baudrate
+        self.on_state = on_state
+        #: SensorEvent values for the controller, in order.
+        self.events: queue.Queue[SensorEvent] = queue.Queue()
+        #: LinkStatus values, one per state change.
+        self.states: queue.Queue[LinkStatus] = queue.Queue()
+        self.stopping = threading.Event()
+        #: Counters: frames, events, synthetic, gaps, inconsistent, snapshots, resets, sessions,
+        #: silences, board errors (board_<name>) and the framer's error classes.
+        self.counts: Counter[str] = Counter()
+        #: The latest HELLO from the board.
+        self.hello: Hello | None = None
+        self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self._write_lock = threading.Lock()
+        self._serial: serial.SerialBase | None = None
+        self._state = LinkState.IDLE
+        self._framer = Framer()
+        self._model: bytearray | None = None
+        # Events waiting for a snapshot after a loss, with the time they arrived.
+        self._held: list[tuple[Event, float]] | None = None
+        self._boot_id: int | None = None
+        self._expected_seq: int | None = None
+        self._tx_seq = itertools.count()
+        self._tokens = itertools.cycle(range(1, 0x10000))
+        self._hello_count = 0
+        self._snapshot_count = 0
+        self._answers: dict[int, float] = {}  # ping token -> when the HELLO answering it came
+        self._session_hello = False
+        self._session_synced = False
+        self._ping_sent = 0.0
+        self._snapshot_asked: float | None = None
+        self._in_outage = False
+        self._outage_since = 0.0
+        self._led_patterns: dict[int, int] = {}  # board cell -> pattern, as the host wants them
+        self._params: SetParams | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- life cycle -------------------------------------------------------------------------------
+    @classmethod
+    def open(cls, url: str, **options) -> Link:
+        """Create a link and start its reader thread (it connects in the background)."""
+        return cls(url, **options).start()
+
+    def start(self) -> Link:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name=f"link {self.name}", daemon=True)
+            self._thread.start()
+        return self
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Stop the reader thread and close the port."""
+        self.stopping.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+        self._set_state(LinkState.CLOSED, "closed")
+
+    def __enter__(self) -> Link:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- what the controller reads ------------------------------------------------------------------
+    @property
+    def state(self) -> LinkState:
+        return self._state
+
+    def wait_connected(self, timeout: float | None = None) -> bool:
+        """True once the link is in sync with a board (False on timeout or when closed)."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._state in (LinkState.CONNECTED, LinkState.CLOSED), timeout)
+            return self._state is LinkState.CONNECTED
+
+    @property
+    def cells(self) -> int:
+        """Cells of the board (0 before the first snapshot)."""
+        with self._lock:
+            return len(self._model) if self._model is not None else 0
+
+    def occupancy(self) -> tuple[bool, ...]:
+        """The model now: occupied or not, per board cell (index + cell_offset = controller
+        cell). It may already include events still queued in ``events``: a consumer of the
+        queue takes its baseline from the CONNECTED ``LinkStatus`` instead."""
+        with self._lock:
+            return tuple(bool(v) for v in self._model or ())
+
+    def pieces(self) -> tuple[str | None, ...]:
+        """The model on identity boards: piece text per board cell (None: empty or unknown)."""
+        with self._lock:
+            return tuple(piece_text(v) for v in self._model or ())
+
+    @property
+    def stats(self) -> Counter[str]:
+        with self._lock:
+            return self.counts + self._framer.errors
+
+    # -- commands -----------------------------------------------------------------------------------
+    def request_snapshot(self, timeout: float = 2.0) -> tuple[bool, ...]:
+        """Ask the board for all its cells and wait until the model is reconciled with them
+        (differences arrive as synthetic events first). Returns the occupancy."""
+        with self._changed:
+            before = self._snapshot_count
+            self._ask_snapshot(time.monotonic())
+            if not self._changed.wait_for(lambda: self._snapshot_count > before, timeout):
+                raise LinkError(f"{self.name}: no snapshot within {timeout} s")
+            return self.occupancy()
+
+    def ping(self, timeout: float = 1.0) -> float:
+        """Round trip to the board in seconds (PING answered by HELLO)."""
+        token = next(self._tokens)
+        sent = time.monotonic()
+        self._send(Ping(token), required=True)
+        with self._changed:
+            if not self._changed.wait_for(lambda: token in self._answers, timeout):
+                raise LinkError(f"{self.name}: no answer to ping within {timeout} s")
+            return self._answers.pop(token) - sent
+
+    def set_leds(self, cells: Iterable[int], pattern: str | int = "on", replace: bool = True) -> None:
+        """Light ``cells`` (controller numbering) with a pattern: off, on, blink, fast. With
+        ``replace`` every other light goes off. Remembered and sent again after a reconnect or a
+        board reset; cells outside this board (cell_offset) are ignored."""
+        code = LED_PATTERNS.get(pattern, -1) if isinstance(pattern, str) else pattern
+        if code not in P.LED_PATTERNS:
+            raise ValueError(f"unknown light pattern {pattern!r} (expected one of {', '.join(LED_PATTERNS)})")
+        with self._lock:
+            size = len(self._model) if self._model is not None else P.MAX_CELLS
+            mine = sorted({c - self.cell_offset for c in cells if 0 <= c - self.cell_offset < size})
+            if replace:
+                self._led_patterns.clear()
+            for cell in mine:
+                self._led_patterns[cell] = code
+            self._send(SetLeds(code, tuple(mine), replace))
+
+    def set_params(self, scan_ms: int | None = None, debounce_ms: int | None = None,
+                   heartbeat_ms: int | None = None, timeout: float = 1.0) -> Hello:
+        """Change the board's scan period, debounce time and heartbeat (ms); None keeps one.
+        Returns the board's HELLO with the values now in force; remembered across resets."""
+        params = SetParams(*(P.KEEP if v is None else v for v in (scan_ms, debounce_ms, heartbeat_ms)))
+        with self._changed:
+            self._params = params
+            before = self._hello_count
+            self._send(params, required=True)
+            if not self._changed.wait_for(lambda: self._hello_count > before, timeout):
+                raise LinkError(f"{self.name}: the board did not confirm the parameters within {timeout} s")
+            assert self.hello is not None
+            return self.hello
+
+    # -- the reader thread ------------------------------------------------------------------------------
+    def _run(self) -> None:
+        delay = self.backoff[0]
+        while not self.stopping.is_set():
+            try:
+                port = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=self.read_timeout,
+                                             write_timeout=1.0)
+            except ValueError as exc:  # a URL that can never be opened: no point retrying
+                log.error("%s: cannot use %s: %s", self.name, self.url, exc)
+                self._set_state(LinkState.CLOSED, f"bad port URL: {exc}")
+                return
+            except (serial.SerialException, OSError) as exc:
+                self._outage(f"cannot open {self.url}: {exc}")
+                if self.stopping.wait(delay):
+                    break
+                delay = min(delay * 2, self.backoff[1])
+                continue
+            try:
+                reason = self._session(port)
+            except (serial.SerialException, OSError) as exc:
+                reason = f"lost {self.url}: {exc}"
+            finally:
+                with self._write_lock:
+                    self._serial = None
+                with contextlib.suppress(serial.SerialException, OSError):
+                    port.close()
+            if self.stopping.is_set():
+                break
+            delay = self.backoff[0] if self._session_synced else min(delay * 2, self.backoff[1])
+            self._outage(reason)
+            if self.stopping.wait(delay):
+                break
+        self._set_state(LinkState.CLOSED, "closed")
+
+    def _outage(self, reason: str) -> None:
+        if not self._in_outage:
+            log.warning("%s: %s; reconnecting with back-off (further failures are not logged)", self.name, reason)
+            self._in_outage = True
+            self._outage_since = time.monotonic()
+        else:
+            log.debug("%s: %s", self.name, reason)
+        self._set_state(LinkState.DISCONNECTED, reason)
+
+    def _session(self, port: serial.SerialBase) -> str | None:
+        """One connection: greet, then read until the port fails (raises), the board goes
+        silent (returns the reason) or the link is closed (returns None)."""
+        self.counts["sessions"] += 1
+        self._framer.reset()
+        with self._changed:
+            if self._held is not None:
+                self._release_held()
+                self._changed.notify_all()
+            self._expected_seq = None
+            self._session_hello = False
+            self._session_synced = False
+            self._set_state(LinkState.CONNECTING, f"opened {self.url}")
+        with self._write_lock:
+            self._serial = port
+        now = time.monotonic()
+        self._ping_sent = now
+        self._write(b"\x00" + self._frame(Ping(0)))  # the lone 0x00 ends any half-sent frame
+        with self._lock:
+            self._ask_snapshot(now)
+        last_frame = now
+        while not self.stopping.is_set():
+            waiting = port.in_waiting
+            data = port.read(waiting if waiting > 0 else 1)
+            now = time.monotonic()
+            if data:
+                errors = self._framer.error_total
+                messages = self._framer.feed(data)
+                if messages:
+                    last_frame = now
+                with self._changed:
+                    for message in messages:
+                        self._handle(message, now)
+                    if self._framer.error_total > errors:
+                        self._damaged(now)
+                    self._changed.notify_all()
+            if now - last_frame > self._silence_limit():
+                self.counts["silences"] += 1
+                last_error = f" (last bad frame: {self._framer.last_error})" if self._framer.last_error else ""
+                return f"no frame from the board for {now - last_frame:.1f} s{last_error}"
+            self._retry(now)
+        return None
+
+    def _damaged(self, now: float) -> None:
+        """A frame was garbled: if it may have been the answer we wait for, ask again now
+        rather than after the retry interval (long snapshots are the likeliest to be hit)."""
+        if self._snapshot_asked is not None:
+            self._ask_snapshot(now)
+        if not self._session_hello:
+            self._ping_sent = now
+            self._send(Ping(0))
+
+    def _silence_limit(self) -> float:
+        if self.silence_timeout is not None:
+            return self.silence_timeout
+        if self.hello is None:
+            return 2.0
+        return max(0.5, 4 * self.hello.heartbeat_ms / 1000)
+
+    def _retry(self, now: float) -> None:
+        if not self._session_hello and now - self._ping_sent > self.retry_interval:
+            self._ping_sent = now
+            self._send(Ping(0))
+        with self._lock:
+            if self._snapshot_asked is not None and now - self._snapshot_asked > self.retry_interval:
+                self._ask_snapshot(now)
+
+    # -- frames from the board (reader thread, lock held) ----------------------------------------
+    def _handle(self, message: Message, now: float) -> None:
+        self.counts["frames"] += 1
+        boot_id = message.boot_id if isinstance(message, Hello | Heartbeat) else None
+        if boot_id is not None:
+            if self._boot_id is not None and boot_id != self._boot_id:
+                self.counts["resets"] += 1
+                log.warning("%s: the board was reset (boot id %04x -> %04x); resynchronising",
+                            self.name, self._boot_id, boot_id)
+                self._expected_seq = None
+                self._session_hello = False  # restore lights and parameters on its HELLO
+                self._hold(now)
+            self._boot_id = boot_id
+        if self._expected_seq is not None and message.seq != self._expected_seq:
+            self.counts["gaps"] += 1
+            log.info("%s: sequence gap (expected %d, got %d); requesting a snapshot",
+                     self.name, self._expected_seq, message.seq)
+            self._hold(now)
+        self._expected_seq = (message.seq + 1) & 0xFFFF
+        match message:
+            case Hello():
+                self._on_hello(message, now)
+            case Event():
+                self._on_event(message, now)
+            case Snapshot():
+                self._on_snapshot(message, now)
+            case Error():
+                self._on_error(message, now)
+
+    def _on_hello(self, hello: Hello, now: float) -> None:
+        if self._model is not None and hello.cells != len(self._model):
+            log.warning("%s: the board now has %d cells (was %d); starting from its next snapshot",
+                        self.name, hello.cells, len(self._model))
+            self._model = None
+            self._ask_snapshot(now)
+        self.hello = hello
+        self._hello_count += 1
+        if hello.token:
+            self._answers[hello.token] = now
+            if len(self._answers) > 64:  # answers nobody waits for any more
+                self._answers.pop(next(iter(self._answers)))
+        if not self._session_hello:
+            self._session_hello = True
+            self._restore_settings()
+        self._maybe_connected()
+
+    def _on_event(self, event: Event, now: float) -> None:
+        if self._model is None:
+            return  # before the first snapshot: it is part of the baseline that snapshot gives
+        if self._held is not None:
+            self._held.append((event, now))
+            return
+        if not self._fits(event):
+            log.info("%s: %s of cell %d does not fit the model; requesting a snapshot", self.name,
+                     "lift" if event.action == P.ACTION_LIFT else "place", event.cell)
+            self._hold(now)
+            assert self._held is not None
+            self._held.append((event, now))
+            return
+        self._apply(event, now)
+
+    def _fits(self, event: Event) -> bool:
+        assert self._model is not None
+        if event.cell >= len(self._model):
+            return False
+        occupied = bool(self._model[event.cell])
+        return occupied if event.action == P.ACTION_LIFT else not occupied
+
+    def _apply(self, event: Event, now: float) -> None:
+        model = self._model
+        assert model is not None
+        cell = event.cell
+        if event.action == P.ACTION_LIFT:
+            piece = event.piece if event.piece >= 0x41 else model[cell]
+            model[cell] = 0
+            self._deliver(cell, LIFT, piece, now, event)
+        else:
+            model[cell] = event.piece or 1
+            self._deliver(cell, PLACE, event.piece, now, event)
+
+    def _hold(self, now: float) -> None:
+        """Something was lost: ask for a snapshot and hold events back until it comes, so that
+        the lost changes can be reported *before* the events that followed them."""
+        if self._model is not None and self._held is None:
+            self._held = []
+        self._ask_snapshot(now)
+
+    def _release_held(self) -> None:
+        """Deliver the held events that fit the model; the others are counted as inconsistent."""
+        held, self._held = self._held or [], None
+        for event, arrived in held:
+            if self._fits(event):
+                self._apply(event, arrived)
+            else:
+                self.counts["inconsistent"] += 1
+
+    def _on_snapshot(self, snapshot: Snapshot, now: float) -> None:
+        self.counts["snapshots"] += 1
+        states = snapshot.states
+        if self._model is None or len(self._model) != len(states):
+            self._model = bytearray(states)
+            self._held = None
+        else:
+            # The snapshot includes the held events (they were sent before it). Undo them to get
+            # the state just before them, report the lost changes up to there, then the held
+            # events themselves, then whatever still differs.
+            held = self._held or []
+            before = bytearray(states)
+            for event, _ in reversed(held):
+                if event.cell < len(before):
+                    before[event.cell] = (event.piece or 1) if event.action == P.ACTION_LIFT else 0
+            self._reconcile(before, now)
+            self._release_held()
+            self._reconcile(states, now)
+        self._snapshot_asked = None
+        self._snapshot_count += 1
+        self._session_synced = True
+        self._maybe_connected()
+
+    def _reconcile(self, states: bytes | bytearray, now: float) -> None:
+        """Synthetic events from the model to ``states`` (lifts, then places), and adopt them."""
+        model = self._model
+        assert model is not None
+        lifts = [c for c in range(len(states)) if model[c] and model[c] != states[c]]
+        places = [c for c in range(len(states)) if states[c] and model[c] != states[c]]
+        for cell in lifts:
+            self._deliver(cell, LIFT, model[cell], now, None)
+        for cell in places:
+            self._deliver(cell, PLACE, states[cell], now, None)
+        model[:] = states
+
+    def _on_error(self, error: Error, now: float) -> None:
+        self.counts[f"board_{error.name}"] += 1
+        if error.code == P.ERR_OVERFLOW:
+            log.warning("%s: the board lost events (output overflow); requesting a snapshot", self.name)
+            self._hold(now)
+        elif error.code in (P.ERR_BAD_CRC, P.ERR_TRUNCATED):
+            self._restore_settings()  # a garbled command may have been lights; asking again is harmless
+        else:
+            log.warning("%s: the board rejected a frame: %s (seq %d)", self.name, error.name, error.ref_seq)
+
+    def _deliver(self, cell: int, action: str, piece: int, now: float, event: Event | None) -> None:
+        self.counts["synthetic" if event is None else "events"] += 1
+        self.events.put(SensorEvent(
+            cell=cell + self.cell_offset, action=action, piece=piece_text(piece),
+            board_ms=None if event is None else event.time_ms, host_time=now,
+            synthetic=event is None, seq=None if event is None else event.seq))
+
+    def _maybe_connected(self) -> None:
+        if self._session_hello and self._session_synced and self._state is not LinkState.CONNECTED:
+            if self._in_outage:
+                log.warning("%s: back after %.1f s", self.name, time.monotonic() - self._outage_since)
+                self._in_outage = False
+            self._set_state(LinkState.CONNECTED, f"in sync with board {self.hello.board_id:08x}" if self.hello else "")
+
+    def _ask_snapshot(self, now: float) -> None:
+        self._snapshot_asked = now
+        self._send(RequestSnapshot())
+
+    def _restore_settings(self) -> None:
+        if self._params is not None:
+            self._send(self._params)
+        if self._led_patterns and (self.hello is None or self.hello.leds):
+            by_pattern: dict[int, list[int]] = {}
+            for cell, pattern in self._led_patterns.items():
+                by_pattern.setdefault(pattern, []).append(cell)
+            first = True
+            for pattern, cells in sorted(by_pattern.items()):
+                self._send(SetLeds(pattern, tuple(sorted(cells)), replace=first))
+                first = False
+
+    # -- writing ------------------------------------------------------------------------------------------
+    def _frame(self, message: Message) -> bytes:
+        return encode(_with_seq(message, next(self._tx_seq) & 0xFFFF))
+
+    def _send(self, message: Message, required: bool = False) -> None:
+        if not self._write(self._frame(message)) and required:
+            raise LinkError(f"{self.name}: not connected")
+
+    def _write(self, data: bytes) -> bool:
+        with self._write_lock:
+            port = self._serial
+            if port is None:
+                return False
+            try:
+                port.write(data)
+                return True
+            except (serial.SerialException, OSError) as exc:
+                log.debug("%s: write failed: %s", self.name, exc)  # the reader thread notices and reconnects
+                return False
+
+    def _set_state(self, state: LinkState, reason: str) -> None:
+        with self._changed:
+            previous = self._state
+            if state is previous or previous is LinkState.CLOSED:
+                return
+            self._state = state
+            log.info("%s: from %s to %s (%s)", self.name, previous.value, state.value, reason)
+            model = self._model
+            status = LinkStatus(state, previous, reason, time.monotonic(),
+                                None if model is None else tuple(bool(v) for v in model),
+                                None if model is None else tuple(piece_text(v) for v in model))
+            self.states.put(status)
+            self._changed.notify_all()
+            if self.on_state is not None:
+                self.on_state(status)
+
+
+def _with_seq(message: Message, seq: int) -> Message:
+    return dataclasses.replace(message, seq=seq)

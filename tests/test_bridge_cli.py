@@ -1,0 +1,101 @@
+"""``chessery sim-board`` as another program uses it: a subprocess whose first stdout line is
+the port path, played against by a real Link."""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from firmware_bridge import Link, LinkState
+
+ROOT = Path(__file__).resolve().parents[1]
+WAIT = 10.0
+
+
+def sim_board(*args: str) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-m", "controller.cli", "sim-board", *args], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def read_line(proc: subprocess.Popen, timeout: float = WAIT) -> str:
+    assert proc.stdout is not None
+    ready, _, _ = select.select([proc.stdout], [], [], timeout)
+    assert ready, "no output from sim-board"
+    return proc.stdout.readline().rstrip("\n")
+
+
+def test_sim_board_prints_its_path_first_then_plays_the_script_to_a_link(tmp_path):
+    script = tmp_path / "opening.txt"
+    script.write_text("# 1. e4 e5\nlift e2\nplace e4\nchoose nothing\nsleep 30\nlift e7\nplace e5\n")
+    link_path = tmp_path / "board"
+    proc = sim_board("--variant", "chess", "--script", str(script), "--identity", "--faults", "reset@3",
+                     "--seed", "5", "--link", str(link_path), "--heartbeat-ms", "100")
+    link = None
+    try:
+        path = read_line(proc)
+        assert path == str(link_path) and os.path.islink(path)
+        link = Link.open(path)
+        assert link.wait_connected(WAIT)
+        events = [link.events.get(timeout=WAIT) for _ in range(4)]
+        assert [(e.action, e.cell, e.piece) for e in events] == [
+            ("lift", 12, "P"), ("place", 28, "P"), ("lift", 52, "p"), ("place", 36, "p")]
+        assert read_line(proc) == "done"
+        link.ping()
+        assert link.stats["resets"] == 1
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(WAIT) == 0
+        assert not os.path.lexists(path)  # the board cleaned up its symlink
+        seen = []
+        while not seen or seen[-1].state is not LinkState.DISCONNECTED:
+            seen.append(link.states.get(timeout=WAIT))
+    finally:
+        if link is not None:
+            link.close()
+        proc.kill()
+        proc.wait(WAIT)
+
+
+def test_without_a_host_the_script_waits_and_no_wait_plays_at_once(tmp_path):
+    script = tmp_path / "one.txt"
+    script.write_text("lift e2\n")
+    proc = sim_board("--variant", "chess", "--script", str(script), "--no-wait", "--linger", "0")
+    try:
+        assert os.path.exists(read_line(proc))
+        assert read_line(proc) == "done"
+        assert proc.wait(WAIT) == 0
+    finally:
+        proc.kill()
+        proc.wait(WAIT)
+
+
+@pytest.mark.parametrize(("args", "script", "message"), [
+    (["--variant", "nochess"], "lift e2\n", "chessery sim-board: unsupported variant"),
+    (["--variant", "chess"], "lift e2\nlift e9\n", "s.txt:2: no cell 'e9' on chess"),
+    (["--variant", "chess"], "lift e3\n", "s.txt:1: lift e3: the cell is empty"),
+    (["--variant", "chess", "--faults", "flip=lots"], "lift e2\n", "bad fault 'flip=lots'"),
+])
+def test_bad_arguments_fail_with_one_line_and_no_path(tmp_path, args, script, message):
+    path = tmp_path / "s.txt"
+    path.write_text(script)
+    proc = sim_board(*args, "--script", str(path))
+    try:
+        out, err = proc.communicate(timeout=WAIT)
+    finally:
+        proc.kill()
+    assert proc.returncode == 2
+    assert out == ""
+    assert message in err and err.count("\n") == 1
+
+
+def test_missing_script_file(tmp_path):
+    proc = sim_board("--variant", "chess", "--script", str(tmp_path / "nope.txt"))
+    out, err = proc.communicate(timeout=WAIT)
+    assert proc.returncode == 2 and out == ""
+    assert "nope.txt: cannot read script" in err

@@ -1,0 +1,366 @@
+"""The move-inference core, case by case: what it accepts, when, and what the player is told.
+
+Each case is an event script in the simulator's format replayed on its own clock (``sleep`` lines
+advance it, each lift/place 10 ms), so every timing below is exact."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from controller.inference import Event, Referee, Timing
+from controller.replay import Replayer
+from firmware_bridge.script import parse_script
+
+CHESS = engine.find_variant("chess")
+T = Timing()
+
+
+def play(script: str, fen: str | None = None, variant=CHESS, identity: bool = False,
+         settle: bool = True) -> Replayer:
+    pos = engine.parse_fen(variant, fen) if fen else engine.start_position(variant)
+    r = Replayer(pos, identity=identity)
+    for command in parse_script(script, variant):
+        r.feed(command)
+    if settle:
+        r.settle()
+    return r
+
+
+def accepted_at(r: Replayer) -> list[tuple[int, str]]:
+    pos = r.core.position
+    return [(t, pos.move_text(m)) for t, d in r.log.decisions for m in d.accepted]
+
+
+def told(r: Replayer) -> list[str]:
+    """Every distinct status message, in order."""
+    return [s.message for _t, s in r.log.statuses()]
+
+
+def cell(name: str) -> int:
+    return CHESS.geometry.index(name)
+
+
+# -- captures ------------------------------------------------------------------------------------
+CAPTURE_FEN = "4k3/8/8/4p3/3P4/8/8/4K3 w - - 0 1"
+
+
+@pytest.mark.parametrize("script", [
+    "lift e5\nlift d4\nplace e5",           # victim first
+    "lift d4\nsleep 300\nlift e5\nplace e5",  # attacker first, hand held in the air a while
+])
+def test_capture_in_either_order(script: str) -> None:
+    r = play(script, CAPTURE_FEN)
+    assert r.texts() == ["d4e5"]
+    assert r.core.status.kind == "idle"
+    assert r.core.status.message == "White played d4e5. Black to move"
+
+
+def test_capture_is_accepted_settle_time_after_the_last_placement() -> None:
+    r = play("lift e5\nlift d4\nplace e5", CAPTURE_FEN)
+    # events at 10, 20, 30 ms; accepted once the board was still for settle_ms
+    assert accepted_at(r) == [(30 + T.settle_ms, "d4e5")]
+
+
+def test_a_capture_needs_the_victim_handled() -> None:
+    # The pawn leaves d4 and nothing else happens: the pawn is in the hand, not a capture.
+    r = play("lift d4\nsleep 5000", CAPTURE_FEN)
+    assert r.texts() == []
+    assert r.core.status.kind == "moving"
+
+
+def test_rook_touching_two_victims_is_asked_about() -> None:
+    fen = "4k3/8/8/8/p2R3p/8/8/4K3 w - - 0 1"  # the rook on d4 can take a4 or h4
+    r = play("lift a4\nlift h4\nplace h4\nlift d4\nplace a4\nsleep 100", fen)
+    # a4 and h4 were both lifted and are both occupied again: either capture fits
+    prompt = r.core.status.prompt
+    assert prompt is not None and prompt.kind == "which_move"
+    assert r.core.status.message == "Which move did you make?"
+    assert sorted(o.key for o in prompt.options) == ["d4a4", "d4h4"]
+    r.feed(parse_script("choose d4h4", CHESS)[0])
+    assert r.texts() == ["d4h4"]
+
+
+def test_en_passant_in_either_order() -> None:
+    fen = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2"
+    for script in ("lift d5\nlift e5\nplace d6", "lift e5\nplace d6\nsleep 200\nlift d5"):
+        r = play(script, fen)
+        assert r.texts() == ["e5d6"], script
+
+
+# -- castling --------------------------------------------------------------------------------------
+CASTLE_FEN = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+
+
+@pytest.mark.parametrize("script", [
+    "lift e1\nplace g1\nsleep 400\nlift h1\nplace f1",   # king first, a pause between the pieces
+    "lift h1\nplace f1\nsleep 400\nlift e1\nplace g1",   # rook first: h1f1 alone is legal too
+])
+def test_castling_king_or_rook_first(script: str) -> None:
+    r = play(script, CASTLE_FEN)
+    assert r.texts() == ["e1g1"]
+    assert all(not d.undone for _t, d in r.log.decisions)  # no detour through h1f1
+
+
+def test_rook_first_castling_finished_late_corrects_the_rook_move() -> None:
+    r = play("lift h1\nplace f1\nsleep 1600\nlift e1\nplace g1", CASTLE_FEN)
+    assert r.texts() == ["e1g1"]
+    notes = [d.note for _t, d in r.log.decisions if d.note]
+    assert notes == ["White played h1f1", "took back h1f1; White played e1g1"]
+
+
+def test_rook_move_that_could_start_a_castling_waits_prefix_time() -> None:
+    r = play("lift h1\nplace f1", CASTLE_FEN)
+    assert accepted_at(r) == [(20 + T.prefix_ms, "h1f1")]
+
+
+# -- promotion -----------------------------------------------------------------------------------------
+PROMO_FEN = "4k3/1P5p/8/8/8/8/8/4K3 w - - 0 1"
+
+
+def test_promotion_asks_which_piece() -> None:
+    r = play("lift b7\nplace b8", PROMO_FEN)
+    status = r.core.status
+    assert status.kind == "ask" and status.message == "Promote to which piece?"
+    assert status.prompt is not None and status.prompt.kind == "promotion"
+    assert [(o.key, o.label) for o in status.prompt.options] == [
+        ("q", "queen"), ("r", "rook"), ("b", "bishop"), ("n", "knight")]
+    assert r.texts() == []  # nothing recorded before the answer
+    r.feed(parse_script("choose n", CHESS)[0])
+    assert r.texts() == ["b7b8n"]
+    assert r.core.status.message == "White played b7b8n. Black to move"
+
+
+def test_promotion_answer_by_move_text_and_a_wrong_answer() -> None:
+    r = play("lift b7\nplace b8", PROMO_FEN)
+    with pytest.raises(ValueError, match="is not an answer"):
+        r.core.answer("k", r.t)
+    r.feed(parse_script("choose b7b8q", CHESS)[0])
+    assert r.texts() == ["b7b8q"]
+
+
+def test_identity_board_reads_the_promoted_piece() -> None:
+    r = play("lift b7\nplace b8 R", PROMO_FEN, identity=True)
+    assert r.texts() == ["b7b8r"]
+    assert all(d.status.prompt is None for _t, d in r.log.decisions)
+
+
+def test_promotion_question_survives_swapping_the_pawn_for_a_queen() -> None:
+    r = play("lift b7\nplace b8\nsleep 100\nlift b8\nsleep 300\nplace b8", PROMO_FEN)
+    assert r.core.status.kind == "ask"
+    r.feed(parse_script("choose q", CHESS)[0])
+    assert r.texts() == ["b7b8q"]
+
+
+# -- no move, bounce, drags, quick replies ----------------------------------------------------------------
+def test_piece_lifted_and_put_back_is_no_move() -> None:
+    r = play("lift g1\nsleep 700\nplace g1\nsleep 3000")
+    assert r.texts() == []
+    assert r.core.status.kind == "idle" and r.core.status.message == "White to move"
+
+
+def test_bouncing_placement_is_one_move() -> None:
+    r = play("lift e2\nplace e4\nsleep 2\nlift e4\nsleep 2\nplace e4\nsleep 3\nlift e4\nsleep 3\nplace e4")
+    assert r.texts() == ["e2e4"]
+    assert [n for _t, d in r.log.decisions if (n := d.note)] == ["White played e2e4"]
+
+
+def test_dragged_piece_never_records_a_square_it_crossed() -> None:
+    fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
+    script = "lift a1\nplace a2\nsleep 10\nlift a2\nplace a3\nsleep 10\nlift a3\nplace a4"  # rests < settle_ms
+    r = play(script, fen)
+    assert r.texts() == ["a1a4"]
+    assert [m for _t, m in accepted_at(r)] == ["a1a4"]  # a1a2/a1a3 never accepted, even briefly
+
+
+def test_slow_drag_is_corrected_to_where_the_piece_landed() -> None:
+    fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
+    r = play("lift a1\nplace a2\nsleep 300\nlift a2\nplace a3\nsleep 300\nlift a3\nplace a4", fen)
+    assert r.texts() == ["a1a4"]
+    assert r.core.status.message == "took back a1a3; White played a1a4. Black to move"
+
+
+def test_quick_reply_is_not_merged_into_the_move_before() -> None:
+    r = play("lift e2\nplace e4\nlift e7\nplace e5")  # 10 ms apart: faster than the settle time
+    assert r.texts() == ["e2e4", "e7e5"]
+    # e2e4 was accepted the moment the reply touched another cell, before the reply's own event
+    assert accepted_at(r) == [(30, "e2e4"), (40 + T.settle_ms, "e7e5")]
+
+
+def test_quick_recapture_of_the_piece_just_moved_still_splits() -> None:
+    # Black takes the pawn that just landed, 10 ms later: merged at first, split by the engine.
+    r = play("lift e2\nplace e4\nsleep 300\nlift d7\nplace d5\nlift d5\nlift e4\nplace d5")
+    assert r.texts() == ["e2e4", "d7d5", "e4d5"]
+
+
+# -- takebacks ---------------------------------------------------------------------------------------------
+def test_takeback_is_asked_before_undoing() -> None:
+    base = "lift e2\nplace e4\nsleep 300\nlift e7\nplace e5\nsleep 300\n"
+    r = play(base + "lift e5\nplace e7\nsleep 500", settle=False)
+    assert r.texts() == ["e2e4", "e7e5"]  # not yet: the board must stay there
+    assert r.core.status.kind == "moving"
+    r.settle()
+    status = r.core.status
+    assert status.kind == "ask" and status.message == "Take back e7e5?"
+    assert [o.key for o in status.prompt.options] == ["yes", "no"]
+    r.feed(parse_script("choose yes", CHESS)[0])
+    assert r.texts() == ["e2e4"]
+    assert r.core.status.message == "took back e7e5. Black to move"
+
+
+def test_takeback_declined_guides_the_board_back() -> None:
+    base = "lift e2\nplace e4\nsleep 300\nlift e7\nplace e5\nsleep 300\nlift e5\nplace e7\nchoose no"
+    r = play(base)
+    assert r.texts() == ["e2e4", "e7e5"]
+    assert r.core.status.kind == "fix"
+    assert r.core.status.message == "Put the board back: e5: black pawn, e7: empty"
+    r.feed(parse_script("lift e7", CHESS)[0])
+    r.feed(parse_script("place e5", CHESS)[0])
+    r.settle()
+    assert r.core.status.kind == "idle" and r.texts() == ["e2e4", "e7e5"]
+
+
+def test_two_ply_takeback() -> None:
+    base = "lift e2\nplace e4\nsleep 300\nlift e7\nplace e5\nsleep 300\n"
+    r = play(base + "lift e5\nplace e7\nlift e4\nplace e2")
+    assert r.core.status.message == "Take back e2e4 e7e5?"
+    r.feed(parse_script("choose yes", CHESS)[0])
+    assert r.texts() == []
+
+
+def test_takeback_of_a_capture_needs_the_victim_back() -> None:
+    moves = "lift e2\nplace e4\nsleep 300\nlift d7\nplace d5\nsleep 300\nlift d5\nlift e4\nplace d5\nsleep 300\n"
+    # The white pawn goes back to e4 and the black pawn back onto d5: d5 reads occupied all along
+    # except for the moment between, which is what tells the takeback from a lifted piece.
+    r = play(moves + "lift d5\nplace e4\nplace d5")
+    assert r.core.status.message == "Take back e4d5?"
+
+
+def test_takeback_button_undoes_and_guides_without_re_accepting() -> None:
+    r = play("lift e2\nplace e4")
+    assert r.texts() == ["e2e4"]
+    d = r.core.takeback(r.t)
+    assert [r.core.position.move_text(m) for m in d.undone] == ["e2e4"]
+    assert d.status.kind == "fix" and d.status.message == "Put the board back: e2: white pawn, e4: empty"
+    r.advance(r.t + 5000)
+    assert r.texts() == [] and r.core.status.kind == "fix"  # the board still shows e2e4: not taken again
+    r.feed(parse_script("lift e4", CHESS)[0])
+    r.feed(parse_script("place e2", CHESS)[0])
+    r.settle()
+    assert r.core.status.kind == "idle" and r.texts() == []
+
+
+# -- illegal states ---------------------------------------------------------------------------------------
+def test_illegal_move_shows_wrong_cells_then_accepts_the_corrected_move() -> None:
+    r = play("lift e2\nplace e5", settle=False)
+    r.advance(r.t + T.guide_ms - 1)
+    assert r.core.status.kind == "moving"  # not nagging while the hand may still be at work
+    r.advance(r.t + 1)
+    status = r.core.status
+    assert status.kind == "fix"
+    assert status.message == "Board does not match the game: e2: white pawn, e5: empty"
+    assert [(f.cell, f.want, f.have) for f in status.fixes] == [
+        (cell("e2"), CHESS.parse_symbol("P"), 0), (cell("e5"), 0, 1)]
+    r.feed(parse_script("lift e5", CHESS)[0])
+    r.feed(parse_script("place e4", CHESS)[0])
+    r.settle()
+    assert r.texts() == ["e2e4"]
+
+
+def test_extra_piece_on_the_board_is_named() -> None:
+    r = play("place e4")
+    assert r.core.status.kind == "fix"
+    assert r.core.status.message == "Board does not match the game: e4: empty"
+
+
+def test_piece_without_a_legal_move_in_the_hand_is_wrong_after_guide_time() -> None:
+    r = play("lift c1\nsleep 5000")  # the bishop is blocked by its own pawns
+    assert r.core.status.kind == "fix"
+    assert r.core.status.message == "Board does not match the game: c1: white bishop"
+
+
+def test_wrong_side_moving_is_shown() -> None:
+    r = play("lift e7\nplace e5")
+    assert r.core.status.message == "Board does not match the game: e5: empty, e7: black pawn"
+
+
+def test_identity_board_sees_a_swapped_piece() -> None:
+    r = play("lift g1\nlift b1\nplace g1 N\nplace b1 B", identity=True)
+    assert r.core.status.kind == "fix"
+    assert r.core.status.message == "Board does not match the game: b1: white knight"
+
+
+# -- resynchronising after the board was away --------------------------------------------------------------
+def test_snapshot_after_unplugged_capture_asks_which() -> None:
+    pos = engine.parse_fen(CHESS, "4k3/8/8/8/p2R3p/8/8/4K3 w - - 0 1")
+    core = Referee(pos)
+    readings = list(core.observed)
+    readings[cell("d4")] = 0  # the rook left d4; both a4 and h4 still read occupied
+    core.snapshot(readings, 0)
+    d = core.tick(T.guide_ms)
+    assert d.status.kind == "ask" and d.status.prompt.kind == "which_move"
+    assert sorted(o.key for o in d.status.prompt.options) == ["d4a4", "d4h4"]
+    d = core.answer("d4a4", T.guide_ms + 1)
+    assert [pos.move_text(m) for m in d.accepted] == ["d4a4"]
+
+
+def test_two_moves_made_while_unplugged_are_both_recorded() -> None:
+    core = Referee(engine.start_position(CHESS))
+    t = 0
+    for name, down in (("e2", False), ("e7", False), ("e4", True), ("e5", True)):  # lifts first
+        t += 1
+        core.event(Event(cell(name), down, t))
+    d = core.tick(t + T.guide_ms)
+    assert [core.position.move_text(m) for m in d.accepted] == ["e2e4", "e7e5"]
+    assert d.status.kind == "idle"
+
+
+# -- setup and game over --------------------------------------------------------------------------------------
+def test_setup_phase_lists_what_is_missing_and_never_plays() -> None:
+    core = Referee(engine.start_position(CHESS), playing=False, observed=[0] * 64)
+    assert core.status.kind == "setup"
+    assert core.status.message.startswith("Set up the board: a1: white rook, b1: white knight")
+    assert len(core.status.fixes) == 32
+    for c, code in enumerate(engine.start_position(CHESS).board):
+        if code:
+            core.event(Event(c, True, c))
+    assert core.status.kind == "idle" and core.status.message == "Board is set up"
+    core.event(Event(cell("e2"), False, 100))
+    core.event(Event(cell("e4"), True, 110))
+    d = core.tick(10_000)
+    assert not d.accepted and d.status.kind == "setup"
+
+
+def test_checkmate_is_game_over() -> None:
+    r = play("lift f2\nplace f3\nsleep 300\nlift e7\nplace e5\nsleep 300\nlift g2\nplace g4\nsleep 300\n"
+             "lift d8\nplace h4")
+    assert r.texts() == ["f2f3", "e7e5", "g2g4", "d8h4"]
+    assert r.core.outcome is not None and r.core.outcome.winner == 1
+    assert r.core.status.message == "Black played d8h4. Game over: 0-1 (checkmate)"
+
+
+# -- drops: which piece was placed ----------------------------------------------------------------------------
+def test_drop_on_an_occupancy_board_asks_which_piece() -> None:
+    v = engine.find_variant("mathematichess")
+    r = play("place g7", variant=v)
+    prompt = r.core.status.prompt
+    assert prompt is not None and prompt.kind == "which_piece"
+    assert r.core.status.message == "Which piece did you place on g7?"
+    assert [o.key for o in prompt.options] == [k.letter for k in v.kinds]
+    r.feed(parse_script("choose T", v)[0])
+    assert r.texts() == ["T@g7"]
+
+
+def test_drop_on_an_identity_board_needs_no_question() -> None:
+    v = engine.find_variant("mathematichess")
+    r = play("place g7 N", variant=v, identity=True)
+    assert r.texts() == ["N@g7"]
+
+
+# -- determinism --------------------------------------------------------------------------------------------
+def test_replay_is_deterministic() -> None:
+    script = "lift e2\nplace e3\nsleep 45\nlift e3\nplace e4\nlift e7\nsleep 900\nplace e5\n"
+    first = play(script)
+    second = play(script)
+    assert first.texts() == second.texts() == ["e2e4", "e7e5"]
+    assert [(t, d) for t, d in first.log.decisions] == [(t, d) for t, d in second.log.decisions]

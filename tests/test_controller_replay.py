@@ -1,0 +1,118 @@
+"""``chessery replay`` and the event-script generator: scripts of whole games in any hand style
+replay to exactly their moves, the same every time; bad scripts fail with one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import engine
+from controller.cli import main
+from controller.event_scripts import OPERA_GAME, Style, random_game, script_for_moves
+from controller.replay import Replayer
+from firmware_bridge.script import parse_script
+from firmware_bridge.simboard import SimBoard
+
+CHESS = engine.find_variant("chess")
+
+
+def write(tmp_path: Path, lines: list[str] | str) -> Path:
+    path = tmp_path / "game.txt"
+    path.write_text(lines if isinstance(lines, str) else "\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_replay_prints_the_moves_the_same_every_time(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = write(tmp_path, script_for_moves(CHESS, OPERA_GAME, Style(capture="alternate", slide=True,
+                                                                      bounce=True)))
+    outputs = []
+    for _ in range(2):
+        assert main(["replay", "chess", str(script)]) == 0
+        outputs.append(capsys.readouterr())
+    assert outputs[0].out == outputs[1].out == "".join(m + "\n" for m in OPERA_GAME)
+    assert outputs[0].err == ""
+
+
+def test_trace_tells_what_the_player_saw(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = write(tmp_path, "lift b7\nplace b8\nchoose n\n")
+    assert main(["replay", "chess", str(script), "--fen", "4k3/1P5p/8/8/8/8/8/4K3 w - - 0 1", "--trace"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "b7b8n\n"
+    assert "[ask] Promote to which piece?" in err
+    assert "White played b7b8n" in err
+
+
+def test_identity_is_taken_from_the_script(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = write(tmp_path, "lift b7\nplace b8 R\n")
+    assert main(["replay", "chess", str(script), "--fen", "4k3/1P5p/8/8/8/8/8/4K3 w - - 0 1"]) == 0
+    assert capsys.readouterr().out == "b7b8r\n"
+
+
+def test_script_ending_on_a_wrong_board_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = write(tmp_path, "lift e2\nplace e4\nsleep 500\nlift d7\nplace d4\nsleep 2000\n")
+    assert main(["replay", "chess", str(script)]) == 0
+    out, err = capsys.readouterr()
+    assert out == "e2e4\n"
+    assert err == ("chessery replay: at the end of the script: Board does not match the game: d4: empty, "
+                   "d7: black pawn\n")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("lift e2\nplace z9\n", "game.txt:2: no cell 'z9' on chess"),
+    ("lift e2\nplace e4\nchoose q\n",
+     "game.txt:3: choose q: nothing is being asked (White played e2e4. Black to move)"),
+    ("lift b7\nplace b8\nchoose k\n", "game.txt:3: 'k' is not an answer to 'Promote to which piece?' "
+                                     "(choose q, r, b, n)"),
+])
+def test_bad_scripts_fail_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str,
+                                        message: str) -> None:
+    script = write(tmp_path, text)
+    fen = ["--fen", "4k3/1P5p/8/8/8/8/8/4K3 w - - 0 1"] if "b7" in text else []
+    assert main(["replay", "chess", str(script), *fen]) == 2
+    err = capsys.readouterr().err
+    assert err == f"chessery replay: {script.parent}/{message}\n"
+
+
+def test_unknown_variant_fails_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", "checkers", str(write(tmp_path, "lift e2\n"))]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+STYLES = st.builds(
+    Style,
+    capture=st.sampled_from(["victim", "attacker", "alternate"]),
+    castle=st.sampled_from(["king", "rook", "alternate"]),
+    slide=st.booleans(),
+    bounce=st.booleans(),
+    think_ms=st.sampled_from([0, 35, 400]),
+    hand_ms=st.sampled_from([0, 20, 150]),
+    identity=st.booleans(),
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), style=STYLES)
+def test_any_game_in_any_hand_style_replays_to_its_moves(seed: int, style: Style) -> None:
+    """Random legal games (promotions, castling, en passant, captures) played by hands of any
+    style: the replayed game is the game, and the sim board can play the script physically."""
+    moves = random_game(CHESS, 120, seed)
+    lines = script_for_moves(CHESS, moves, style)  # raises if the replay disagrees
+    commands = parse_script("\n".join(lines), CHESS)
+    assert Replayer(engine.start_position(CHESS), identity=style.identity).run(commands) == moves
+    board = SimBoard(CHESS, identity=style.identity)
+    try:
+        board.check_script(commands)  # every lift from an occupied cell, every place onto an empty one
+    finally:
+        board.stop()
+
+
+def test_generated_promotion_and_drop_scripts_answer_the_questions() -> None:
+    lines = script_for_moves(CHESS, ["b7a8q"], fen="r3k3/1P5p/8/8/8/8/8/4K3 w - - 0 1")
+    assert lines[-1] == "choose q"
+    v = engine.find_variant("mathematichess")
+    lines = script_for_moves(v, ["T@g7", "K@a1"])  # white's treasurer, black's king
+    assert [line for line in lines if line.startswith(("place", "choose"))] == [
+        "place g7", "choose T", "place a1", "choose K"]

@@ -1,0 +1,315 @@
+"""Hardware in the loop: the simulated board (the reference firmware's code behind a real pty)
+plays whole games into ``chessery run --headless`` running as its own process; what the
+service records must equal the game the hands played, whatever happens on the way: bouncing
+contacts, pieces dragged across squares, captures in both orders, the service killed with
+SIGKILL at random moments, the cable pulled while the players go on."""
+
+from __future__ import annotations
+
+import os
+import queue
+import random
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pygame
+
+import engine
+from controller.event_scripts import OPERA_GAME, Style, script_for_moves
+from controller.store import GameStore
+from firmware_bridge.script import parse_script
+from firmware_bridge.simboard import SimBoard
+
+REPO = Path(__file__).resolve().parent.parent
+CHESS = engine.find_variant("chess")
+TIMEOUT = 30.0
+
+
+class Run:
+    """``chessery run --headless`` in a subprocess; stdout lines arrive on ``lines``."""
+
+    def __init__(self, port: str, db: Path, frame: Path, *extra: str) -> None:
+        env = dict(os.environ, PYTHONPATH=str(REPO), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+        env.pop("DISPLAY", None)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "controller.cli", "run", "--headless", "--no-gpio", "--port", port,
+             "--db", str(db), "--frame", str(frame), *extra],
+            cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.err: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._read_err, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def _read_err(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self.err.append(line)
+
+    def next_line(self, timeout: float = TIMEOUT) -> str:
+        line = self.lines.get(timeout=timeout)
+        if line is None:
+            raise AssertionError(f"chessery run ended early: {''.join(self.err)[-2000:]}")
+        return line
+
+    def stop(self) -> int:
+        self.proc.send_signal(signal.SIGTERM)
+        return self.proc.wait(timeout=10)
+
+
+def replay_stream(lines: list[str], base: list[str] | None = None) -> list[str]:
+    """The game a stream of printed moves and ``undo MOVE`` lines describes (after ``base``, the
+    moves a resumed game already had)."""
+    game: list[str] = list(base or [])
+    for line in lines:
+        if line.startswith("undo "):
+            assert game and game[-1] == line[5:], f"undo of {line[5:]} but the game ends {game[-1:]}"
+            game.pop()
+        else:
+            game.append(line)
+    return game
+
+
+def read_game(run: Run, expected: list[str], lines: list[str], base: list[str] | None = None) -> None:
+    """Read printed lines until they describe ``expected``."""
+    while replay_stream(lines, base) != expected:
+        lines.append(run.next_line())
+        assert len(replay_stream(lines, base)) <= len(expected) + 1, replay_stream(lines, base)
+
+
+def start_board(lines: list[str], **options) -> tuple[SimBoard, list]:
+    board = SimBoard(CHESS, **options).start()
+    commands = parse_script("\n".join(lines), CHESS)
+    return board, commands
+
+
+def test_whole_game_with_bounce_slides_and_captures_both_ways(tmp_path: Path) -> None:
+    moves = list(OPERA_GAME)
+    style = Style(capture="alternate", castle="rook", slide=True, bounce=True, think_ms=60, hand_ms=30)
+    board, commands = start_board(script_for_moves(CHESS, moves, style), faults="bounce", seed=3)
+    db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
+    run = Run(board.path, db, frame)
+    try:
+        assert run.next_line() == f"frame: {frame}"
+        board.start_script(commands)
+        lines: list[str] = []
+        read_game(run, moves, lines)
+        assert board.done.wait(TIMEOUT)
+        assert run.stop() == 0
+    finally:
+        if run.proc.poll() is None:
+            run.proc.kill()
+        board.stop()
+    assert replay_stream(lines) == moves
+    with GameStore(db) as store:
+        record = store.latest()
+        assert record.moves == tuple(moves)
+        assert (record.result, record.termination) == ("1-0", "checkmate")
+    image = pygame.image.load(str(frame))
+    assert image.get_size() == (800, 480)
+    err = "".join(run.err)
+    assert err.count("no GPIO") == 0  # --no-gpio: not even tried
+    assert "Game over: 1-0 (checkmate)" in err
+
+
+def test_kill_9_at_random_moments_loses_no_accepted_move(tmp_path: Path) -> None:
+    """An identity board (pieces read by the sensors): what was played while the service was
+    down is then unambiguous, so the test needs nobody to answer questions after a restart."""
+    moves = list(OPERA_GAME[:20])
+    style = Style(capture="alternate", think_ms=200, hand_ms=60, identity=True)
+    board, commands = start_board(script_for_moves(CHESS, moves, style), identity=True)
+    db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
+    rng = random.Random(11)
+    kills = 0
+    base: list[str] = []
+    run = Run(board.path, db, frame)
+    try:
+        assert run.next_line().startswith("frame: ")
+        board.start_script(commands)
+        lines: list[str] = []
+        while kills < 3:
+            # Let a random number of moves through, then kill at a random moment after it.
+            target = len(replay_stream(lines, base)) + rng.randint(1, 4)
+            while len(replay_stream(lines, base)) < min(target, len(moves) - 1):
+                lines.append(run.next_line())
+            try:
+                line = run.lines.get(timeout=rng.uniform(0.0, 0.4))  # a random moment, maybe mid-move
+                if line:
+                    lines.append(line)
+            except queue.Empty:
+                pass
+            run.proc.send_signal(signal.SIGKILL)
+            run.proc.wait(timeout=10)
+            kills += 1
+            while not run.lines.empty():  # what it printed before it died
+                line = run.lines.get()
+                if line is not None:
+                    lines.append(line)
+            printed = replay_stream(lines, base)
+            with GameStore(db) as store:  # every move it reported is in the file
+                stored = list(store.latest().moves)
+            assert stored[:len(printed)] == printed
+            base = stored
+            run = Run(board.path, db, frame)
+            assert run.next_line().startswith("frame: ")
+            lines = []
+        assert board.done.wait(TIMEOUT)
+        read_game(run, moves, lines, base)
+        assert run.stop() == 0
+    finally:
+        if run.proc.poll() is None:
+            run.proc.kill()
+        board.stop()
+    with GameStore(db) as store:
+        assert list(store.latest().moves) == moves
+        assert len(store.game_ids()) == 1  # resumed each time, never a new game
+
+
+def test_cable_pulled_while_the_players_go_on(tmp_path: Path) -> None:
+    """The cable comes out as white lifts the f1 bishop (the 25th lift/place of the Opera game)
+    and stays out 600 ms; the players go on (6. Bc4 Nf6, no captures, so an occupancy board
+    shows it all), the link reconnects with back-off, its snapshot shows the moves made
+    meanwhile, and the game goes on. (Two moves: with three or more, the order of one side's
+    moves can be ambiguous and the referee asks.)"""
+    moves = list(OPERA_GAME[:14])
+    style = Style(capture="alternate", think_ms=500, hand_ms=60)
+    board, commands = start_board(script_for_moves(CHESS, moves, style), faults="unplug=600@25")
+    db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
+    run = Run(board.path, db, frame)
+    try:
+        assert run.next_line().startswith("frame: ")
+        board.start_script(commands)
+        lines: list[str] = []
+        read_game(run, moves, lines)
+        assert board.done.wait(TIMEOUT)
+        assert run.stop() == 0
+    finally:
+        if run.proc.poll() is None:
+            run.proc.kill()
+        board.stop()
+    assert board.boots == 2  # it really was unplugged and came back
+    assert replay_stream(lines) == moves
+    with GameStore(db) as store:
+        assert store.latest().moves == tuple(moves)
+    err = "".join(run.err)
+    assert "reconnecting" in err and "back after" in err
+
+
+def test_demo_without_a_port_plays_to_the_end_by_itself(tmp_path: Path) -> None:
+    """``chessery run`` with no port: the built-in simulated board (its own process, a real pty)
+    plays the demo game; headless, the service prints the moves and ends when the game does.
+    Without GPIO on this machine it says so once and carries on."""
+    env = dict(os.environ, PYTHONPATH=str(REPO), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
+               GPIOZERO_PIN_FACTORY="")
+    env.pop("DISPLAY", None)
+    db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
+    proc = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "run", "--headless", "--db", str(db), "--frame", str(frame),
+         "--demo-moves", "f2f3 e7e5 g2g4 d8h4"],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == f"frame: {frame}"
+    assert replay_stream(lines[1:]) == ["f2f3", "e7e5", "g2g4", "d8h4"]
+    if not Path("/proc/device-tree/model").exists():
+        assert proc.stderr.count("no GPIO") == 1
+    assert "Game over: 0-1 (checkmate)" in proc.stderr
+    assert pygame.image.load(str(frame)).get_size() == (800, 480)
+
+
+def test_wrong_board_lights_the_cells_on_the_board_and_the_panel(tmp_path: Path, mock_pins) -> None:
+    """The service in this process (no screen) on a simulated board with lights, gpiozero on its
+    MockFactory: an illegal move blinks the two wrong cells on the board and the attention
+    light on the panel; putting it right turns them off and accepts the move."""
+    from controller.board_map import SensorMap
+    from controller.config import Config
+    from controller.inference import Status
+    from controller.service import Service
+    from firmware_bridge.firmware import protocol as P
+
+    board = SimBoard(CHESS).start()
+    store = GameStore(tmp_path / "games.sqlite3")
+    shown: queue.Queue[Status] = queue.Queue()
+    service = Service(Config(port=(board.path,)), CHESS, store, SensorMap(CHESS), print_moves=False)
+    service.on_show = shown.put
+    g = CHESS.geometry
+
+    def wait_for(kind: str) -> Status:
+        while True:
+            status = shown.get(timeout=TIMEOUT)
+            if status.kind == kind:
+                return status
+
+    try:
+        service.start()
+        assert service.panel is not None
+        board.play(parse_script("lift e2\nplace e5\n", CHESS), timeout=TIMEOUT)
+        status = wait_for("fix")
+        assert status.message == "Board does not match the game: e2: white pawn, e5: empty"
+        service.links[0].ping()  # the lights were sent before the fix was shown; the ping follows them
+        leds = board.leds()
+        assert {c for c in range(64) if leds[c] == P.LED_BLINK} == {g.index("e2"), g.index("e5")}
+        assert mock_pins.pin(6).state and not mock_pins.pin(5).state  # attention on, ok off
+        board.play(parse_script("lift e5\nplace e4\n", CHESS), timeout=TIMEOUT)
+        status = wait_for("idle")
+        assert status.message.startswith("White played e2e4")
+        service.links[0].ping()
+        assert not any(board.leds())
+        assert mock_pins.pin(5).state
+        assert store.latest().moves == ("e2e4",)
+    finally:
+        service.stop()
+        board.stop()
+        store.close()
+
+
+def test_alice_on_two_boards_on_two_ports(tmp_path: Path) -> None:
+    """A set of two boards, each on its own serial port (two simulated boards, two ptys, two
+    links): a move lifts a piece on one board and puts it down on the other."""
+    from controller.board_map import SensorMap
+    from controller.config import Config, GpioConfig
+    from controller.service import Service
+    from engine.variant import variant_from_toml
+    from hardware.layout import load_layout
+
+    alice = variant_from_toml("alice-two-ports", """
+        inherits = "chess"
+        geometry = { type = "two_boards", base = { type = "rectangle", files = 8, ranks = 8 } }
+        start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/8/8/8/8/8/8/8/8 w - - 0 1"
+        castling = false
+        en_passant = false
+        rules = "two_board_transfer"
+    """)
+    board_a = SimBoard(CHESS).start()              # the first board starts with the pieces
+    board_b = SimBoard(CHESS, empty=True).start()  # the second is empty
+    store = GameStore(tmp_path / "games.sqlite3")
+    updates: queue.Queue = queue.Queue()
+    service = Service(Config(port=(board_a.path, board_b.path), gpio=GpioConfig(enabled=False)), alice, store,
+                      SensorMap(alice, load_layout("alice-2x8x8"), boards=2), print_moves=False)
+    service.on_update = lambda u: updates.put(u) if u.accepted else None
+    try:
+        service.start()
+        # 1. e4: the pawn leaves e2 on board A and lands on e4 of board B; 1... d5 likewise.
+        for lift_board, lift, place_board, place in ((board_a, "e2", board_b, "e4"),
+                                                     (board_a, "d7", board_b, "d5")):
+            lift_board.play(parse_script(f"lift {lift}", CHESS), timeout=TIMEOUT)
+            place_board.play(parse_script(f"place {place}", CHESS), timeout=TIMEOUT)
+            assert updates.get(timeout=TIMEOUT).accepted == (f"{lift}{place}",)
+        # 2. exd5 happens on board B; the capturing pawn crosses back to d5 on board A.
+        board_b.play(parse_script("lift d5\nlift e4", CHESS), timeout=TIMEOUT)
+        board_a.play(parse_script("place d5", CHESS), timeout=TIMEOUT)
+        assert updates.get(timeout=TIMEOUT).accepted == ("e4'd5'",)
+        assert store.latest().moves == ("e2e4", "d7d5", "e4'd5'")
+    finally:
+        service.stop()
+        board_a.stop()
+        board_b.stop()
+        store.close()

@@ -1,0 +1,214 @@
+"""Sessions on a real SQLite file: setup, play, game over, new game; every accepted move is in
+the file by the time the session reports it; a restart resumes the game and guides the board."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import chess.pgn
+import pytest
+
+import engine
+from controller.inference import Event, Timing
+from controller.session import Session
+from controller.store import GameStore
+
+CHESS = engine.find_variant("chess")
+T = Timing()
+START = [1 if c else 0 for c in engine.start_position(CHESS).board]
+
+
+def cell(name: str) -> int:
+    return CHESS.geometry.index(name)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 0
+
+    def __call__(self, step: int = 10) -> int:
+        self.t += step
+        return self.t
+
+
+def move(session: Session, clock: Clock, frm: str, to: str, store_path: Path | None = None) -> list[str]:
+    """Lift and place, then let it settle; with ``store_path`` also check that every move the
+    session reports was already in the file when it reported it."""
+    out: list[str] = []
+    for name, down in ((frm, False), (to, True)):
+        out += session.event(Event(cell(name), down, clock())).accepted
+    update = session.tick(clock(T.settle_ms + 5))
+    if update.accepted and store_path is not None:
+        with GameStore(store_path) as other:  # a second connection sees only what was committed
+            assert other.game(session.game_id).moves[-len(update.accepted):] == update.accepted
+    return out + list(update.accepted)
+
+
+def started(tmp_path: Path, clock: Clock) -> tuple[Session, GameStore, Path]:
+    path = tmp_path / "games.sqlite3"
+    store = GameStore(path)
+    session = Session(CHESS, store, now=clock())
+    update = session.sync(START, clock())
+    assert update.phase == "play" and session.phase == "play"
+    return session, store, path
+
+
+def test_setup_phase_shows_what_is_missing_then_starts_the_game(tmp_path: Path) -> None:
+    clock = Clock()
+    store = GameStore(tmp_path / "g.db")
+    session = Session(CHESS, store)
+    readings = list(START)
+    readings[cell("d1")] = 0  # the white queen is not on the board yet
+    readings[cell("e4")] = 1  # and something stands on e4
+    update = session.sync(readings, clock())
+    assert update.phase == "setup"
+    assert update.status.message == "Set up the board: d1: white queen, e4: empty"
+    assert store.latest() is None  # no game before the board is ready
+    session.event(Event(cell("e4"), False, clock()))
+    update = session.event(Event(cell("d1"), True, clock()))
+    assert update.phase == "play" and update.note == "game started"
+    assert update.status.message == "White to move"
+    assert store.latest().moves == ()
+
+
+def test_moves_are_committed_before_they_are_reported(tmp_path: Path) -> None:
+    clock = Clock()
+    session, store, path = started(tmp_path, clock)
+    assert move(session, clock, "e2", "e4", path) == ["e2e4"]
+    assert move(session, clock, "e7", "e5", path) == ["e7e5"]
+    assert store.game(session.game_id).moves == ("e2e4", "e7e5")
+
+
+def test_restart_resumes_the_game_and_guides_the_board_back(tmp_path: Path) -> None:
+    clock = Clock()
+    session, store, path = started(tmp_path, clock)
+    move(session, clock, "e2", "e4")
+    move(session, clock, "e7", "e5")
+    store.close()  # the service dies here
+    # Meanwhile someone knocked the e5 pawn off the board.
+    readings = [1 if c else 0 for c in engine.parse_fen(CHESS, "rnbqkbnr/pppp1ppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR "
+                                                                 "w KQkq - 0 2").board]
+    store = GameStore(path)
+    resumed = Session(CHESS, store, now=0)
+    assert resumed.resumed and resumed.phase == "play"
+    assert [resumed.position.move_text(m) for m in resumed.position.move_stack] == ["e2e4", "e7e5"]
+    resumed.sync(readings, 10)
+    update = resumed.tick(10 + T.guide_ms)
+    assert update.status.kind == "fix"
+    assert update.status.message == "Board does not match the game: e5: black pawn"
+    update = resumed.event(Event(cell("e5"), True, 2000))
+    assert update.status.kind == "idle" and update.status.message == "White to move"
+
+
+def test_restart_accepts_a_move_made_while_the_service_was_down(tmp_path: Path) -> None:
+    clock = Clock()
+    session, store, path = started(tmp_path, clock)
+    move(session, clock, "e2", "e4")
+    store.close()
+    readings = list(START)
+    readings[cell("e2")] = 0
+    readings[cell("e4")] = 1
+    readings[cell("g8")] = 0
+    readings[cell("f6")] = 1
+    store = GameStore(path)
+    resumed = Session(CHESS, store)
+    resumed.sync(readings, 0)
+    assert resumed.tick(T.settle_ms).accepted == ("g8f6",)
+    assert store.game(resumed.game_id).moves == ("e2e4", "g8f6")
+
+
+def test_game_over_then_setting_up_starts_a_new_game(tmp_path: Path) -> None:
+    clock = Clock()
+    session, store, _path = started(tmp_path, clock)
+    for frm, to in (("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")):
+        move(session, clock, frm, to)
+    first = session.game_id
+    assert session.phase == "over"
+    assert session.status.message == "Game over: 0-1 (checkmate). Set up the pieces for a new game"
+    record = store.game(first)
+    assert (record.result, record.termination) == ("0-1", "checkmate")
+    # The players put the pieces back: the queen first, then the pawns.
+    for frm, to in (("h4", "d8"), ("g4", "g2"), ("e5", "e7")):
+        update = session.event(Event(cell(frm), False, clock()))
+        assert update.phase == "over"
+        update = session.event(Event(cell(to), True, clock()))
+    session.event(Event(cell("f3"), False, clock()))
+    update = session.event(Event(cell("f2"), True, clock()))
+    assert update.phase == "play" and session.game_id != first
+    assert store.game(first).moves == ("f2f3", "e7e5", "g2g4", "d8h4")  # the old game is kept
+
+
+def test_takeback_button_after_mate_reopens_the_game(tmp_path: Path) -> None:
+    clock = Clock()
+    session, store, _path = started(tmp_path, clock)
+    for frm, to in (("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")):
+        move(session, clock, frm, to)
+    update = session.button("takeback", clock())
+    assert update.undone == ("d8h4",) and update.phase == "play"
+    assert update.status.message == "Put the board back: h4: empty, d8: black queen"
+    record = store.game(session.game_id)
+    assert record.moves == ("f2f3", "e7e5", "g2g4") and record.result == "*"
+
+
+def test_promotion_answered_with_the_encoder_and_confirm_button(tmp_path: Path) -> None:
+    path = tmp_path / "g.db"
+    store = GameStore(path)
+    session = Session(CHESS, store, fen="4k3/1P5p/8/8/8/8/8/4K3 w - - 0 1")
+    session.sync([1 if c else 0 for c in session.position.board], 0)
+    assert session.phase == "play"
+    session.event(Event(cell("b7"), False, 10))
+    session.event(Event(cell("b8"), True, 20))
+    update = session.tick(20 + T.settle_ms)
+    assert update.status.prompt is not None and session.selected == 0
+    session.button("next", 100)
+    session.button("next", 110)  # queen -> rook -> bishop
+    update = session.button("confirm", 120)
+    assert update.accepted == ("b7b8b",)
+    assert store.game(session.game_id).moves == ("b7b8b",)
+
+
+def test_menu_asks_before_abandoning_a_game(tmp_path: Path) -> None:
+    clock = Clock()
+    session, store, _path = started(tmp_path, clock)
+    move(session, clock, "e2", "e4")
+    first = session.game_id
+    update = session.button("menu", clock())
+    assert update.status.message == "Start a new game?"
+    update = session.button("confirm", clock())  # "yes" is selected first
+    assert update.phase == "setup"
+    assert update.status.message == "Set up the board: e2: white pawn, e4: empty"
+    record = store.game(first)
+    assert record.termination == "abandoned" and record.moves == ("e2e4",)
+
+
+def test_pgn_export_reads_back_in_python_chess(tmp_path: Path) -> None:
+    clock = Clock()
+    session, _store, _path = started(tmp_path, clock)
+    for frm, to in (("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")):
+        move(session, clock, frm, to)
+    text = session.pgn()
+    assert '[Variant "chess"]' in text and '[Result "0-1"]' in text and '[Termination "checkmate"]' in text
+    assert "1. f2f3 e7e5 2. g2g4 d8h4 0-1" in text
+    game = chess.pgn.read_game(__import__("io").StringIO(text))
+    assert [m.uci() for m in game.mainline_moves()] == ["f2f3", "e7e5", "g2g4", "d8h4"]
+    assert game.end().board().is_checkmate()
+
+
+def test_pgn_of_a_game_from_a_position_has_its_fen(tmp_path: Path) -> None:
+    from controller.pgn import export_pgn
+
+    fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 7"
+    with GameStore(tmp_path / "g.db") as store:
+        game = store.new_game("chess", fen)
+        store.record(game, 0, ["e8d7", "e2e4"])
+        text = export_pgn(store.game(game))
+    assert '[SetUp "1"]' in text and f'[FEN "{fen}"]' in text
+    assert "7... e8d7 8. e2e4 *" in text
+
+
+def test_stored_move_that_is_not_legal_is_a_clear_error(tmp_path: Path) -> None:
+    with GameStore(tmp_path / "g.db") as store:
+        game = store.new_game("chess", engine.start_position(CHESS).fen())
+        store.record(game, 0, ["e2e5"])
+        with pytest.raises(ValueError, match="ply 1: no matching legal move for e2e5"):
+            Session(CHESS, store)
