@@ -55,7 +55,10 @@ class Run:
             self.err.append(line)
 
     def next_line(self, timeout: float = TIMEOUT) -> str:
-        line = self.lines.get(timeout=timeout)
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"no output for {timeout} s; it said: {''.join(self.err)[-3000:]}") from None
         if line is None:
             raise AssertionError(f"chessery run ended early: {''.join(self.err)[-2000:]}")
         return line
