@@ -98,6 +98,7 @@ class Service:
         self._answered_prompt = None
         self._threads: list[threading.Thread] = []
         self._connected: set[int] = set()
+        self._clock_offsets: dict[int, int] = {}
         self._notice = "Waiting for the board"
         self._leds: tuple | None = None
         self._last_status = None
@@ -221,8 +222,8 @@ class Service:
                 from firmware_bridge.events import code_for_piece
                 with contextlib.suppress(ValueError):
                     piece = code_for_piece(self.variant, ev.piece)
-            t = int((ev.host_time - self._t0) * 1000) if ev.host_time else now
-            self._report(self.session.event(Event(cell, ev.placed, min(t, now), piece, resync=ev.synthetic)))
+            t = self._event_time(_index, ev, now)
+            self._report(self.session.event(Event(cell, ev.placed, t, piece, resync=ev.synthetic)))
         elif kind == "link":
             _, index, status = item
             self._link_state(index, status)
@@ -237,6 +238,24 @@ class Service:
                 self.window.stop()
             return
         self._due()
+
+    def _event_time(self, index: int, ev, now: int) -> int:
+        """An event's time on the service clock, from the board's own timestamp where there is
+        one: a busy host may read several events at once, but the core must see the gaps the
+        hands made. The board clock's offset is the smallest (host - board) seen, the event that
+        reached us fastest, creeping up by at most 1 ms per event so that a board clock slower
+        than ours is followed; a board reset (its clock restarts) shows as a jump."""
+        host = int((ev.host_time - self._t0) * 1000) if ev.host_time else now
+        if ev.board_ms is None:
+            return min(host, now)
+        seen = host - ev.board_ms
+        offset = self._clock_offsets.get(index)
+        if offset is None or seen < offset or seen - offset > 2000:
+            offset = seen
+        elif seen > offset:
+            offset += 1
+        self._clock_offsets[index] = offset
+        return min(ev.board_ms + offset, now)
 
     def _touch(self, ev, now: int) -> None:
         from display.window import ChoiceClicked, QuitRequested
