@@ -459,8 +459,10 @@ class Rules:
             return None
         return found[0] if len(found) == 1 else frozenset()
 
-    def count_legal(self, pos: Position) -> int:
-        return len(self.legal_moves(pos))
+    def has_legal_move(self, pos: Position) -> bool:
+        """Whether the side to move has any legal move (outcome checks ask this every ply;
+        variants with cheap answers override it)."""
+        return bool(self.legal_moves(pos))
 
     def ep_after(self, pos: Position, move: Move) -> int:
         """The en-passant cell a move leaves behind (-1 for none). Only set when an enemy piece
@@ -505,7 +507,7 @@ class Rules:
             for side in (pos.side, prev):
                 if self._bare(pos, side):
                     return Outcome("bare_king", (side + 1) % v.nsides if v.nsides == 2 else prev)
-        if not self.legal_moves(pos):
+        if not self.has_legal_move(pos):
             if v.royalty == "checkmate" and self.in_check(pos):
                 return Outcome("checkmate", prev)
             if v.stalemate == "draw":
