@@ -86,6 +86,17 @@ class Rules:
         self.hooks = {variant.code(k, s): getattr(self, f"moves_{kind.hook}")
                       for k, kind in enumerate(variant.kinds) if kind.hook for s in range(variant.nsides)}
         self.forward_step = [g.step(f) for f in variant.forward]
+        # Per promoting piece and cell: can any of its moves from there end in its zone? Only
+        # then does generation need the slower path that checks every target for promotion.
+        self.may_promote: list[bytearray] = [bytearray() for _ in range(variant.max_code)]
+        for code in variant.all_codes():
+            if not variant.is_pawn[code]:
+                continue
+            zone = self.promo_zone[(code & 3) - 1]
+            self.may_promote[code] = bytearray(
+                any(zone[t] for t, *_ in variant.leaps[code][c]) or
+                any(zone[t] for ray, *_ in variant.rides[code][c] for t in ray)
+                for c in range(n))
         self.castle_kings = frozenset(variant.code(k, s) for k, kind in enumerate(variant.kinds)
                                       if kind.castles == "king" for s in range(variant.nsides))
         # castling looks for the king on the rook's own rank of its own board
@@ -138,7 +149,7 @@ class Rules:
                 hooks[code](pos, cell, code, out)
                 if not leaps_t[code][cell] and not rides_t[code][cell]:
                     continue
-            if is_pawn[code]:
+            if is_pawn[code] and self.may_promote[code][cell]:
                 self._pawn_moves(pos, cell, code, me, promo, out)
                 continue
             for t, mode, lame, _initial in leaps_t[code][cell]:
@@ -360,28 +371,6 @@ class Rules:
         enemies = self.enemies[pos.side]
         return any(self.attacked(pos.board, r, enemies) for r in self.royal_cells(pos.board, pos.side))
 
-    def _pinned(self, board: list[int], royals: list[int], side: int) -> set[int]:
-        v = self.v
-        me = side + 1
-        pinned: set[int] = set()
-        for r in royals:
-            for enemy in self.enemies[side]:
-                for ray, sets in v.attack_rays[enemy][r]:
-                    first = -1
-                    for i, c in enumerate(ray):
-                        p = board[c]
-                        if not p:
-                            continue
-                        if first < 0:
-                            if p & 3 != me:
-                                break
-                            first = c
-                            continue
-                        if p in sets[i]:
-                            pinned.add(first)
-                        break
-        return pinned
-
     def is_safe_after(self, pos: Position, move: Move, side: int, royals: list[int] | None = None) -> bool:
         """Play the move's board changes, test every royal piece of ``side``, undo. ``royals``:
         the royal cells before the move, when the caller knows them (saves a board scan)."""
@@ -420,8 +409,7 @@ class Rules:
         # piece's own plain moves need only its target cell tested.
         enemies = self.enemies[side]
         king = royals[0]
-        answers = self._check_answers(board, king, enemies)
-        pinned = self._pinned(board, royals, side)
+        answers, pinned = self._king_lines(board, king, side)
         is_royal = v.is_royal
         attacked = self.attacked
         out = []
@@ -442,22 +430,33 @@ class Rules:
                 out.append(m)
         return out
 
-    def _check_answers(self, board: list[int], king: int, enemies: tuple[int, ...]) -> frozenset[int] | None:
-        """None when ``king`` is not attacked; else the cells a non-royal move must reach to
-        answer the check (capture the checker or block its ray); empty for a double check."""
+    def _king_lines(self, board: list[int], king: int, side: int) -> tuple[frozenset[int] | None, set[int]]:
+        """One walk along every attack line into ``king``: the cells a non-royal move must reach to
+        answer a check (None: no check; empty: double check), and the own pieces pinned to it."""
         v = self.v
+        me = side + 1
         found: list[frozenset[int]] = []
-        for side in enemies:
-            for ray, sets in v.attack_rays[side][king]:
+        pinned: set[int] = set()
+        for enemy in self.enemies[side]:
+            for ray, sets in v.attack_rays[enemy][king]:
+                first = -1
                 for i, c in enumerate(ray):
                     p = board[c]
-                    if p:
-                        if p in sets[i]:
-                            found.append(frozenset(ray[: i + 1]))
-                        break
+                    if not p:
+                        continue
+                    if first < 0:
+                        if p & 3 != me:
+                            if p in sets[i]:
+                                found.append(frozenset(ray[: i + 1]))
+                            break
+                        first = c
+                        continue
+                    if p in sets[i]:
+                        pinned.add(first)
+                    break
         if not found:
-            return None
-        return found[0] if len(found) == 1 else frozenset()
+            return None, pinned
+        return (found[0] if len(found) == 1 else frozenset()), pinned
 
     def has_legal_move(self, pos: Position) -> bool:
         """Whether the side to move has any legal move (outcome checks ask this every ply;
