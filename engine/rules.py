@@ -195,21 +195,19 @@ class Rules:
         """Moves of a promoting piece: like any other, but each arrival in the zone promotes."""
         v = self.v
         board = pos.board
+
+        def arrive(t: int, captured: int) -> None:
+            if promo[t]:
+                self._promotions(pos, cell, t, code, captured, out)
+            else:
+                out.append(Move(cell, t, code, captured))
+
         for t, mode, lame, _initial in v.leaps[code][cell]:
             if lame >= 0 and board[lame]:
                 continue
             c = board[t]
-            if c == 0:
-                if mode & MOVE:
-                    if promo[t]:
-                        self._promotions(pos, cell, t, code, 0, out)
-                    else:
-                        out.append(Move(cell, t, code))
-            elif c & 3 != me and mode & CAPTURE:
-                if promo[t]:
-                    self._promotions(pos, cell, t, code, c, out)
-                else:
-                    out.append(Move(cell, t, code, c))
+            if (c == 0 and mode & MOVE) or (c and c & 3 != me and mode & CAPTURE):
+                arrive(t, c)
         for ray, mode, hop, _initial in v.rides[code][cell]:
             if hop:
                 self._hop_moves(board, cell, code, me, ray, mode, out)
@@ -218,16 +216,10 @@ class Rules:
                 c = board[t]
                 if c == 0:
                     if mode & MOVE:
-                        if promo[t]:
-                            self._promotions(pos, cell, t, code, 0, out)
-                        else:
-                            out.append(Move(cell, t, code))
+                        arrive(t, 0)
                     continue
                 if c & 3 != me and mode & CAPTURE:
-                    if promo[t]:
-                        self._promotions(pos, cell, t, code, c, out)
-                    else:
-                        out.append(Move(cell, t, code, c))
+                    arrive(t, c)
                 break
 
     def _hop_moves(self, board: list[int], cell: int, code: int, me: int, ray: tuple[int, ...], mode: int,
