@@ -128,3 +128,30 @@ def test_two_boards_move_lands_on_the_other_board() -> None:
         pos.push_text(text)
     outcome = pos.outcome()
     assert outcome is not None and outcome.termination == "checkmate" and outcome.winner == 0
+
+
+def test_position_text_round_trips_on_every_geometry() -> None:
+    ring = variant_from_toml("ring", RING)
+    alice = variant_from_toml("alice-rt", """
+        inherits = "chess"
+        geometry = { type = "two_boards", base = { type = "rectangle", files = 8, ranks = 8 } }
+        start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/8/8/8/8/8/8/8/8 w - - 0 1"
+        castling = false
+        en_passant = false
+        rules = "two_board_transfer"
+    """)
+    big = variant_from_toml("big", """
+        geometry = { type = "rectangle", files = 13, ranks = 13, holes = ["a1", "m13"] }
+        sides = ["white", "black"]
+        start = "12*/13/13/13/13/13/13/13/13/13/13/13/*12 w - - 0 1"
+        royalty = "none"
+        [pieces.P]
+        betza = "mW"
+    """)
+    cases = [
+        (ring, "R2p2/6/6/6/6/6/6/3P2 b - - 7 9"),
+        (alice, "rnbqkbnr/ppp1pppp/8/8/8/8/PPP1PPPP/RNBQKBNR/8/8/8/3p4/3P4/8/8/8 w - - 0 2"),
+        (big, "P11*/13/13/10ppp/13/13/13/13/13/13/13/13/*PP10 w - - 0 1 phase=play"),
+    ]
+    for variant, fen in cases:
+        assert parse_fen(variant, fen).fen() == fen
