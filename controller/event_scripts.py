@@ -2,11 +2,16 @@
 and ``relocations``: what a player's hands do, in the simulator's script format.
 
 ``script_for_moves`` turns moves into ``lift``/``place``/``sleep``/``choose`` lines with a chosen
-``Style``: which piece a capture lifts first, which piece a castling moves first, sliders dragged
-across the cells between, bouncing placements, quick replies. The ``choose`` answers come from
-the decision core itself: the script is replayed while it is written, and where the core asks, the
-option holding the intended move is chosen -- so every generated script is one the core must
-turn back into exactly these moves.
+``Style``: which piece a capture lifts first, which piece a castling (or a push of a line, or a
+swap) moves first, sliders dragged across the cells between, bouncing placements, quick replies.
+The ``choose`` answers come from the decision core itself: the script is replayed while it is
+written, and where the core asks, the option holding the intended move is chosen -- so every
+generated script is one the core must turn back into exactly these moves. Before each ``choose``
+the script sleeps until the question is up and ``Style.answer_ms`` more: a board plays its script
+on its own clock, and the hands must not go on before the player has answered.
+
+``placement_game`` writes a whole seeded game of a placement variant (Mathematichess): every
+piece placed, both removals (terminators), then board moves of every shape.
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ class Style:
 
     capture: str = "victim"     # victim | attacker | alternate: which piece a capture lifts first
     castle: str = "king"        # king | rook | alternate: which piece of a multi-piece move goes first
+    #                             (king: the mover first, so a push starts at its back and a king's swap
+    #                             with the king; rook: the far end first)
     slide: bool = False         # drag pieces across the cells between (line moves only)
     slide_rest_ms: int = 15     # time spent on each cell passed over
     bounce: bool = False        # every placement bounces once (place, lift, place)
@@ -43,6 +50,7 @@ class Style:
     reaction_ms: int = 100      # least pause before taking a piece the last move just put down
     hand_ms: int = 150          # pause between lifting a piece and putting it down
     identity: bool = False      # placements name the piece (identity boards)
+    answer_ms: int = 100        # after a question comes up, the player's time to answer it
 
 
 def random_game(variant: Variant, plies: int, seed: int = 1, fen: str | None = None) -> list[str]:
@@ -59,6 +67,53 @@ def random_game(variant: Variant, plies: int, seed: int = 1, fen: str | None = N
         move = rng.choice(moves)
         out.append(pos.move_text(move))
         pos.push(move)
+    return out
+
+
+def shape_of(move: Move) -> str:
+    """What a move looks like on the board, from its effects alone: ``drop`` (a piece put
+    down), ``removal`` (pieces taken off, nothing put down), ``swap`` (pieces change places,
+    every cell stays occupied), ``line`` (three or more cells: a push, a castling, en passant),
+    ``step`` (anything else)."""
+    changes = move.changes
+    if all(not after for _c, _b, after in changes):
+        return "removal"
+    if all(not before for _c, before, _a in changes):
+        return "drop"
+    if all(before and after for _c, before, after in changes):
+        return "swap"
+    return "line" if len(changes) >= 3 else "step"
+
+
+def placement_game(variant: Variant, seed: int = 1, board_plies: int = 40, fen: str | None = None) -> list[str]:
+    """A whole game of a variant that starts with every piece in hand (Mathematichess): seeded
+    random placements until both hands are empty, then each side's removal (the terminator),
+    then ``board_plies`` board moves whose shape (``shape_of``) is picked first, in turn over
+    the shapes available, so long pushes and swaps are as common as steps. Stops early if the
+    game ends."""
+    rng = random.Random(seed)
+    pos = parse_fen(variant, fen) if fen else start_position(variant)
+    out: list[str] = []
+
+    def play(move: Move) -> None:
+        out.append(pos.move_text(move))
+        pos.push(move)
+
+    while any(pos.hands[pos.side].values()) and pos.outcome() is None:
+        play(rng.choice([m for m in pos.legal_moves() if shape_of(m) == "drop"]))
+    for _ in range(variant.nsides):
+        removals = [m for m in pos.legal_moves() if shape_of(m) == "removal"]
+        if removals and pos.outcome() is None:
+            play(rng.choice(removals))
+    order = ("line", "swap", "step")
+    for n in range(board_plies):
+        if pos.outcome() is not None:
+            break
+        by_shape: dict[str, list[Move]] = {}
+        for m in pos.legal_moves():
+            by_shape.setdefault(shape_of(m), []).append(m)
+        shapes = [s for s in order[n % 3:] + order[:n % 3] if s in by_shape] or sorted(by_shape)
+        play(rng.choice(by_shape[shapes[0]]))
     return out
 
 
@@ -110,6 +165,8 @@ def hand_steps(pos: Position, move: Move, style: Style, nth: int = 0) -> list[st
 
     capture = style.capture if style.capture != "alternate" else ("victim", "attacker")[nth % 2]
     castle = style.castle if style.castle != "alternate" else ("king", "rook")[nth % 2]
+    if castle == "rook":
+        relocs.reverse()
     think = style.think_ms
     if pos.move_stack and think < style.reaction_ms:
         last = pos.move_stack[-1]
@@ -121,8 +178,6 @@ def hand_steps(pos: Position, move: Move, style: Style, nth: int = 0) -> list[st
     if capture == "victim":
         for c in victims:
             lift(c)
-    if castle == "rook":
-        relocs.reverse()
     # Place a piece only where the cell is free; a piece standing on a destination that itself
     # moves is lifted first (pushes, swaps).
     for s, d in relocs:
@@ -153,6 +208,7 @@ class _Writer:
 
     def __init__(self, pos: Position, style: Style, timing: Timing | None) -> None:
         self.variant = pos.variant
+        self.style = style
         self.replayer = Replayer(pos.copy(), identity=style.identity, timing=timing, source="generated")
         self.lines: list[str] = []
 
@@ -162,15 +218,25 @@ class _Writer:
         if command is not None:
             self.replayer.feed(command)
 
+    def wait_for_core(self) -> None:
+        """The hands wait until the core has decided what is pending (a player watching the
+        screen for the last move to be taken before touching its pieces)."""
+        t0 = self.replayer.t
+        self.replayer.settle()
+        if self.replayer.t > t0:
+            self.add(f"sleep {self.replayer.t - t0}")
+
     def answer_for(self, moves: Sequence[Move]) -> None:
-        """If the core is asking (now or once the board is still), choose the option with
-        exactly these moves."""
+        """If the core is asking (now or once the board is still), wait for the question and
+        choose the option with exactly these moves."""
+        t0 = self.replayer.t
         self.replayer.settle()
         prompt = self.replayer.core.status.prompt
         if prompt is None:
             return
         for opt in prompt.options:
             if tuple(opt.moves) == tuple(moves):
+                self.add(f"sleep {self.replayer.t - t0 + self.style.answer_ms}")
                 self.add(f"choose {opt.key}")
                 return
         raise ValueError(f"the core asks {prompt.question!r} without the intended move among the options")
@@ -185,11 +251,16 @@ def script_for_moves(variant: Variant, moves: Sequence[str], style: Style | None
     for n, text in enumerate(moves):
         move = pos.parse_move(text)
         writer.add(f"# {n // variant.nsides + 1}{'.' if pos.side == 0 else '...'} {text}")
+        if pos.move_stack and len(writer.replayer.core.position.move_stack) < len(pos.move_stack) and (
+                {c for c, _b, _a in move.changes} & {c for c, _b, _a in pos.move_stack[-1].changes}):
+            # The last move is not taken yet (it may be the first half of a bigger one: a line
+            # pushed front first), and this one handles its pieces: wait for the referee.
+            writer.wait_for_core()
         for line in hand_steps(pos, move, style, n):
             writer.add(line)
         # In a quick game the next move's events follow at once; the clock only waits for the
         # core where it will ask.
-        if style.think_ms or n == len(moves) - 1 or writer.replayer.core.pending_kind == "ambiguous":
+        if style.think_ms or n == len(moves) - 1 or writer.replayer.core.pending_kind in ("ambiguous", "removal"):
             writer.answer_for([move])
         pos.push(move)
     commands = [c for n, line in enumerate(writer.lines, 1) if (c := parse_line(line, n, variant)) is not None]

@@ -23,6 +23,11 @@ game position (see ``controller.signatures`` for signatures and hidden cells):
    moves made while the board was unplugged); if the board is merely half-way through some
    legal move, the player is still moving; otherwise list each wrong cell with what belongs
    there, and accept the move as soon as the board is right.
+
+A move that only takes pieces off the board (a Mathematichess terminator) looks exactly like a
+piece held in the hand while a move goes on, so it is never accepted on the board's word alone:
+once the board has been still for ``prefix_ms`` the core asks (``yes``; ``no``: still moving),
+and a sequence of moves ending in one is asked about rather than accepted.
 """
 
 from __future__ import annotations
@@ -91,7 +96,7 @@ class Option:
 
 @dataclass(frozen=True)
 class Prompt:
-    kind: str  # promotion | which_piece | which_move | takeback
+    kind: str  # promotion | which_piece | which_move | takeback | removal
     question: str
     options: tuple[Option, ...]
 
@@ -187,6 +192,7 @@ class Referee:
         self._backs: list[_Back] | None = None
         self._amend: _Amend | None = None
         self._dismissed: Sig | None = None
+        self._declined: Sig | None = None  # "still moving" was answered while the board showed this
         self._prompt: Prompt | None = None
         self._prompt_sig: Sig | None = None
         self._pending = _Pending("clean")
@@ -289,6 +295,8 @@ class Referee:
         self._close_prompt()
         if prompt.kind == "takeback" and not opt.undo:
             self._dismissed = sig  # keep the game: the board must go back to it
+        elif not opt.moves and not opt.undo:
+            self._declined = sig  # still moving: wait for the board to change
         for _ in range(opt.undo):
             undone.append(self._undo_one())
         for move in opt.moves:
@@ -370,6 +378,12 @@ class Referee:
             self._pending = _Pending("dismissed", sig)
             self._status = Status("fix", self._fix_message("Put the board back"), fixes=self._fixes())
             return
+        if self._declined is not None:
+            if sig == self._declined:
+                self._pending = _Pending("partial", sig)
+                self._status = Status("moving", f"{to_move} moving", cells=tuple(sorted(diff)))
+                return
+            self._declined = None
         shapes = index.match(sig, self._touched)
         if shapes:
             self._set_match(sig, shapes, index)
@@ -415,9 +429,14 @@ class Referee:
         t = self.timing
         to_move = side_name(self.variant, self.position.side)
         cells = tuple(sorted(set(self._diff) | {c for s in shapes for c in s.cells}))
-        if len(shapes) == 1:
+        if len(shapes) == 1 and kind == "move" and _takes_only(shapes[0].move):
+            # Pieces lifted and nothing put down: a move under way as much as a removal.
+            self._pending = _Pending("removal", sig, tuple(shapes), shapes[0].cells,
+                                     deadline=self._last_t + t.prefix_ms)
+        elif len(shapes) == 1:
             msig = sig if move_sig is None else move_sig
             ext = index.extension_cells(msig, self._touched) if msig else frozenset()
+            ext |= index.continuation_cells(shapes[0].move, self._touched)
             wait = t.prefix_ms if ext else t.settle_ms
             self._pending = _Pending(kind, sig, tuple(shapes), shapes[0].cells | ext, deadline=self._last_t + wait)
         else:
@@ -439,6 +458,8 @@ class Referee:
         elif p.kind == "ambiguous":
             undo = 1 if p.extra.get("amend") else 0
             self._ask(self._choice_prompt([(s.move,) for s in p.shapes], undo), p.sig)
+        elif p.kind == "removal":
+            self._ask(self._removal_prompt(p.shapes[0].move), p.sig)
         elif p.kind == "takeback":
             back = p.back
             assert back is not None
@@ -458,7 +479,10 @@ class Referee:
         plies = RESYNC_PLIES if self._resync else 2
         seqs = explain(self.position, self._observed, diff_cells, self._touched, self.identity, strict=True,
                        max_plies=plies)
-        if len(seqs) == 1:
+        # Live, a board also half-way through one legal move (a line pushed front first, slowly)
+        # or sequences ending in a removal (pieces in the hand) are asked about, not accepted.
+        in_hand = not self._resync and bool(seqs) and self._in_hand()
+        if len(seqs) == 1 and not _takes_only(seqs[0][-1]) and not in_hand:
             for move in seqs[0]:
                 self._accept(move, now, accepted)
             return
@@ -471,8 +495,8 @@ class Referee:
             if 0 < len(choices) <= MAX_CHOICES:
                 self._ask(self._choice_prompt(choices, 0, force_which=True), sig)
                 return
-        elif 1 < len(seqs) <= MAX_CHOICES:
-            self._ask(self._choice_prompt(seqs, 0, force_which=True), sig)
+        elif 0 < len(seqs) <= MAX_CHOICES:
+            self._ask(self._choice_prompt(seqs, 0, force_which=True, still_moving=in_hand), sig)
             return
         if self._in_hand():
             self._pending = _Pending("partial", sig)
@@ -498,7 +522,8 @@ class Referee:
         self._prompt_sig = sig
         self._status = Status("ask", prompt.question, cells=tuple(sorted(self._diff)), prompt=prompt)
 
-    def _choice_prompt(self, seqs: list[tuple[Move, ...]], undo: int, force_which: bool = False) -> Prompt:
+    def _choice_prompt(self, seqs: list[tuple[Move, ...]], undo: int, force_which: bool = False,
+                       still_moving: bool = False) -> Prompt:
         v = self.variant
         text = self.position.move_text
         firsts = [seq[0] for seq in seqs]
@@ -534,7 +559,17 @@ class Referee:
                 if any(o.key == key for o in options):
                     key = f"{key} #{len(options) + 1}"  # identical effects, different rule meaning
                 options.append(Option(key, key, seq, undo, texts))
+            if still_moving or any(_takes_only(seq[-1]) for seq in seqs):
+                options.append(Option("no", "None: still moving"))
         return Prompt(kind, question, tuple(options))
+
+    def _removal_prompt(self, move: Move) -> Prompt:
+        v = self.variant
+        text = self.position.move_text(move)
+        what = " and ".join(f"the {piece_name(v, b)} on {v.geometry.names[c]}" for c, b, _a in move.changes)
+        return Prompt("removal", f"Take {what} off for good ({text})?", (
+            Option("yes", f"Yes: {text}", (move,), 0, (text,)),
+            Option("no", "No: still moving")))
 
     # -- playing and undoing moves -------------------------------------------------------------------
     def _accept(self, move: Move, now: int, accepted: list[Move]) -> None:
@@ -635,3 +670,8 @@ class Referee:
     def _fix_message(self, head: str) -> str:
         v = self.variant
         return head + ": " + ", ".join(wanted_text(v, f.cell, f.want) for f in self._fixes())
+
+
+def _takes_only(move: Move) -> bool:
+    """The move only takes pieces off the board: on the sensors it is pieces in the hand."""
+    return bool(move.changes) and not any(after for _c, _b, after in move.changes)

@@ -8,7 +8,10 @@ Threads (each stops on ``stopping``):
   buttons (gpiozero's thread), touches on the screen -- with a timeout that ends at the core's
   next deadline, feeds the session, commits (the session does, before returning), and only then
   prints, redraws, lights the board's LEDs and the panel;
-* per port, a forwarder moving the link's events into the input queue.
+* per port, a forwarder moving the link's events and state changes, in the order they happened,
+  into the input queue. A CONNECTED status carries the board as the link saw it at that point,
+  and the service keeps each board's picture from there with the events that follow: syncing
+  the game against the link's live model instead would count events still on their way twice.
 
 Without a port the built-in simulated board (``firmware_bridge.simboard``) serves a real pty and
 plays a demo game written by ``controller.event_scripts``; the service answers the demo's
@@ -41,6 +44,9 @@ from .session import Session, Update
 from .store import GameStore
 
 log = logging.getLogger("chessery")
+
+#: Put on a link's event queue behind everything its board sent: see Service.finish_when_at_rest.
+_DRAINED = object()
 
 #: Pause before the demo player answers a question on a screen someone watches (ms).
 DEMO_ANSWER_MS = 700
@@ -98,6 +104,12 @@ class Service:
         self._answered_prompt = None
         self._threads: list[threading.Thread] = []
         self._connected: set[int] = set()
+        self._synced = False
+        # Per port, the board as of the inputs handled so far: (occupancy, pieces) per board cell,
+        # from the latest LinkStatus with the events after it applied.
+        self._boards: dict[int, tuple[list[bool], list[str | None]]] = {}
+        self._drained: set[int] = set()
+        self._finish_at_rest = False
         self._clock_offsets: dict[int, int] = {}
         self._notice = "Waiting for the board"
         self._leds: tuple | None = None
@@ -116,7 +128,7 @@ class Service:
 
         for i, (url, offset) in enumerate(zip(self.config.port, self.map.offsets(), strict=True)):
             link = Link(url, cell_offset=offset, name=f"board {i + 1} ({url})" if len(self.config.port) > 1 else url,
-                        on_state=lambda status, i=i: self.inputs.put(("link", i, status)))
+                        states_in_events=True)
             self.links.append(link)
         self._open_panel()
         for i, link in enumerate(self.links):
@@ -157,12 +169,44 @@ class Service:
             print(f"chessery: no GPIO ({reason}); running without buttons, lights and buzzer", file=self.err)
 
     def _forward(self, index: int, link) -> None:
+        """One path per port for events and state changes, so they reach the controller in the
+        order the link produced them."""
+        from firmware_bridge.events import LinkStatus
+
         while not self.stopping.is_set():
             try:
-                event = link.events.get(timeout=0.2)
+                item = link.events.get(timeout=0.2)
             except queue.Empty:
                 continue
-            self.inputs.put(("sensor", index, event))
+            if isinstance(item, LinkStatus):
+                self.inputs.put(("link", index, item))
+            elif item is _DRAINED:
+                self.inputs.put(("drained", index))
+            else:
+                self.inputs.put(("sensor", index, item))
+
+    def finish_when_at_rest(self) -> None:
+        """Stop once everything the boards have sent so far is handled and the game is at rest
+        (no deadline, nothing asked); for a scripted board that has played its script. Blocks
+        until each link has answered a ping and a snapshot: every frame sent before them has
+        then been handled, and a marker put on the link's queue now comes out after all their
+        events (the forwarder is the queue's only reader)."""
+        from firmware_bridge.events import LinkState
+        from firmware_bridge.link import LinkError
+
+        for link in self.links:
+            while not self.stopping.is_set():
+                if link.wait_connected(1.0):
+                    try:
+                        link.ping()
+                        link.request_snapshot()  # also releases events held back after a lost frame
+                    except LinkError as exc:  # it went away meanwhile: wait for it again
+                        log.info("waiting for %s before finishing: %s", link.name, exc)
+                        continue
+                elif link.state is not LinkState.CLOSED:  # a closed link sends nothing more
+                    continue
+                link.events.put(_DRAINED)
+                break
 
     # -- the controller thread ------------------------------------------------------------------------
     def _loop(self) -> None:
@@ -188,6 +232,8 @@ class Service:
                     except queue.Empty:
                         break
                 self._due()
+                if self._finish_at_rest and self._at_rest():
+                    self._handle(("quit",))
                 self._show()
         except BaseException as exc:  # reported by run_service; the service must not hang
             self.error = exc
@@ -213,7 +259,10 @@ class Service:
         kind = item[0]
         now = self.now()
         if kind == "sensor":
-            _, _index, ev = item
+            _, index, ev = item
+            self._track(index, ev)
+            if not self._synced:
+                return  # part of the board the first sync reads
             cell = self.map.cell_of[ev.cell] if 0 <= ev.cell < self.map.sensors else -1
             if cell < 0:
                 return
@@ -222,11 +271,15 @@ class Service:
                 from firmware_bridge.events import code_for_piece
                 with contextlib.suppress(ValueError):
                     piece = code_for_piece(self.variant, ev.piece)
-            t = self._event_time(_index, ev, now)
+            t = self._event_time(index, ev, now)
+            self._catch_up(t)
             self._report(self.session.event(Event(cell, ev.placed, t, piece, resync=ev.synthetic)))
         elif kind == "link":
             _, index, status = item
             self._link_state(index, status)
+        elif kind == "drained":
+            self._drained.add(item[1])
+            self._finish_at_rest = len(self._drained) == len(self.links)
         elif kind == "button":
             self._report(self.session.button(item[1], now))
         elif kind == "touch":
@@ -236,8 +289,16 @@ class Service:
             self.stopping.set()
             if self.window is not None:
                 self.window.stop()
-            return
-        self._due()
+
+    def _catch_up(self, t: int) -> None:
+        """Fire the core's deadlines that fell before an event that happened at ``t``, at their
+        own time. A deadline is never fired at "now" while inputs are still queued (the loop
+        does that once the queue is empty): a busy controller would decide that the board was
+        still before the events that were waiting."""
+        while (d := self.session.deadline) is not None and d <= t:
+            self._report(self.session.tick(d))
+            if self.session.deadline == d:
+                break
 
     def _event_time(self, index: int, ev, now: int) -> int:
         """An event's time on the service clock, from the board's own timestamp where there is
@@ -272,6 +333,8 @@ class Service:
         from firmware_bridge.events import LinkState
 
         link = self.links[index]
+        if status.occupancy is not None:
+            self._boards[index] = (list(status.occupancy), list(status.pieces or (None,) * len(status.occupancy)))
         if status.state is LinkState.CONNECTED:
             first = index not in self._connected
             self._connected.add(index)
@@ -280,19 +343,38 @@ class Service:
             if self.config.identity == "auto" and link.hello is not None:
                 self.session.set_identity(link.hello.identity, self.now())
             if first and len(self._connected) == len(self.links):
-                self._report(self.session.sync(self._readings(), self.now()))
+                t = min(int((status.host_time - self._t0) * 1000), self.now())
+                self._report(self.session.sync(self._readings(), t))
+                self._synced = True
         elif status.state is LinkState.DISCONNECTED or (status.state is LinkState.CONNECTING
                                                          and index in self._connected):
             self._notice = f"Board disconnected ({link.name}): keep playing, it catches up when back"
         self._leds = None  # a reconnected board lost its lights
 
+    def _track(self, index: int, ev) -> None:
+        """Keep the port's board picture: the link promises each event fits its latest status
+        with the events before it applied (before the first snapshot there is no picture yet,
+        and the CONNECTED status includes such events)."""
+        board = self._boards.get(index)
+        cell = ev.cell - self.links[index].cell_offset
+        if board is not None and 0 <= cell < len(board[0]):
+            board[0][cell] = ev.placed
+            board[1][cell] = ev.piece if ev.placed else None
+
+    def _at_rest(self) -> bool:
+        status = self.session.status
+        return (self.session.deadline is None and self._answer_at is None
+                and (self.session.phase == "over" or status.kind == "idle"))
+
     def _readings(self) -> list[int]:
+        """The boards as of the inputs handled so far (every port is connected)."""
         from firmware_bridge.events import code_for_piece
 
         values: list[int] = []
-        for link in self.links:
+        for index in range(len(self.links)):
+            occupancy, pieces = self._boards[index]
             if self.session.identity:
-                for text in link.pieces():
+                for text in pieces:
                     code = 0
                     if text:
                         try:
@@ -301,7 +383,7 @@ class Service:
                             code = -1
                     values.append(code)
             else:
-                values.extend(1 if v else 0 for v in link.occupancy())
+                values.extend(1 if v else 0 for v in occupancy)
         return self.map.readings(values)
 
     def _report(self, update: Update) -> None:
@@ -513,7 +595,6 @@ def run_service(args: argparse.Namespace) -> int:
 def _stop_when_demo_done(service: Service, board) -> None:
     """Headless demo: end once the script is played and the game has come to rest."""
     while not service.stopping.is_set():
-        if (board.done.wait(0.2) and service.session.deadline is None and service.inputs.empty()
-                and (service.session.phase == "over" or service.session.status.kind == "idle")):
-            service.inputs.put(("quit",))
+        if board.done.wait(0.2):
+            service.finish_when_at_rest()
             return

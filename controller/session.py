@@ -9,6 +9,11 @@ button, starts a new game). Placement and selection stages of a variant are ordi
 Like the core, a session has no threads and no clock of its own: every input carries ``now``
 (ms). The service feeds it; tests drive it directly with a real SQLite file.
 
+Ending by agreement (variants whose rules have ``agreement_refusal``/``agreement_outcome``, such
+as Mathematichess): the menu button offers it once the rules allow it (else the menu says why
+not); one player chooses it, the other confirms, and the result by the rules' score is stored
+like any other ending.
+
 Restart: a session opened on a store with an unfinished game of the same variant resumes it
 (moves replayed through the engine), and ``sync(readings)`` with the board's snapshot guides any
 difference between the board and the game back (or accepts a move made while the service was
@@ -20,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import engine
-from engine import Position, Variant
+from engine import Outcome, Position, Variant
 
 from .inference import Decision, Event, Option, Prompt, Referee, Status, Timing
 from .pgn import export_pgn
@@ -40,6 +45,7 @@ class Update:
 
 
 MENU_PROMPT = Prompt("menu", "Start a new game?", (Option("yes", "New game"), Option("no", "Keep playing")))
+AGREE = Option("agree", "End the game by agreement")
 
 
 class Session:
@@ -53,7 +59,8 @@ class Session:
         self.game_id: int | None = None
         self.resumed = False
         self.selected = 0
-        self._menu = False
+        self._menu: Prompt | None = None  # the menu or the agreement question, when open
+        self._agreed: Outcome | None = None
         self._start = engine.parse_fen(variant, fen) if fen else engine.start_position(variant)
         record = store.unfinished(variant.name) if resume else None
         if record is not None:
@@ -83,9 +90,18 @@ class Session:
         return self.core.deadline
 
     @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended (an agreement included), or None while it goes on."""
+        if self._agreed is not None:
+            return self._agreed
+        if self.phase == "over":
+            return self.core.outcome or self.position.outcome()
+        return None
+
+    @property
     def status(self) -> Status:
-        if self._menu:
-            return Status("ask", MENU_PROMPT.question, prompt=MENU_PROMPT)
+        if self._menu is not None:
+            return Status("ask", self._menu.question, prompt=self._menu)
         if self.phase == "over":
             return self._over_status()
         return self.core.status
@@ -114,11 +130,20 @@ class Session:
 
     def answer(self, key: str, now: int) -> Update:
         """An answer to the open question (a touch on the screen, a script's ``choose``)."""
-        if self._menu:
-            self._menu = False
-            if MENU_PROMPT.find(key) is None:
-                raise ValueError(f"{key!r} is not an answer to {MENU_PROMPT.question!r} (choose yes, no)")
-            if MENU_PROMPT.find(key).key == "yes":
+        menu = self._menu
+        if menu is not None:
+            opt = menu.find(key)
+            if opt is None:
+                keys = ", ".join(o.key for o in menu.options)
+                raise ValueError(f"{key!r} is not an answer to {menu.question!r} (choose {keys})")
+            self._menu = None
+            if menu.kind == "agreement":
+                return self._agree(now) if opt.key == "yes" else Update(self.phase, self.status)
+            if opt.key == "agree":
+                self._menu = self._agreement_prompt()
+                self.selected = 0
+                return Update(self.phase, self.status)
+            if opt.key == "yes":
                 return self.new_game(now)
             return Update(self.phase, self.status)
         return self._apply(self.core.answer(key, now), now)
@@ -136,7 +161,7 @@ class Session:
             return self.takeback(now)
         if name == "menu":
             if self.phase == "play" and self.position.move_stack:
-                self._menu = True
+                self._menu = self._menu_prompt()
                 self.selected = 0
                 return Update(self.phase, self.status)
             return self.new_game(now)
@@ -146,6 +171,7 @@ class Session:
         if self.phase == "setup" or not self.position.move_stack:
             return Update(self.phase, self.status, note="nothing to take back")
         if self.phase == "over":
+            self._agreed = None  # the store reopens the game with the move taken back
             self.phase = "play"
             self.core.set_playing(True, now)
         return self._apply(self.core.takeback(now), now)
@@ -156,7 +182,8 @@ class Session:
             self.store.finish(self.game_id, "*", "abandoned")
         self.game_id = None
         self.resumed = False
-        self._menu = False
+        self._menu = None
+        self._agreed = None
         observed = list(self.core.observed)
         self.core = Referee(self._start.copy(), identity=self.identity, timing=self.timing, playing=False,
                             observed=observed)
@@ -200,8 +227,42 @@ class Session:
         self._last = update.status
         return update
 
+    # -- ending by agreement ------------------------------------------------------------------------
+    def _menu_prompt(self) -> Prompt:
+        refusal = getattr(self.variant.rules, "agreement_refusal", None)
+        if refusal is None:
+            return MENU_PROMPT
+        reason = refusal(self.position)
+        if reason:
+            return Prompt("menu", f"Start a new game? (No ending by agreement: {reason})", MENU_PROMPT.options)
+        return Prompt("menu", "End the game or start a new one?", (AGREE, *MENU_PROMPT.options))
+
+    def _agreement_prompt(self) -> Prompt:
+        """The second player's confirmation, with what the result would be."""
+        v = self.variant
+        outcome = v.rules.agreement_outcome(self.position)
+        score = getattr(v.rules, "score", None)
+        totals = ""
+        if score is not None:
+            totals = ", ".join(f"{side} {total}" for side, total in zip(v.sides, score(self.position).totals,
+                                                                           strict=True)) + ": "
+        return Prompt("agreement", f"End the game here? {totals}{outcome.result(v.nsides)}. Both players agree?",
+                      (Option("yes", "Yes, both agree"), Option("no", "Keep playing")))
+
+    def _agree(self, now: int) -> Update:
+        try:
+            outcome = self.variant.rules.agreement_outcome(self.position)
+        except ValueError as exc:  # a move was made meanwhile that the rules do not allow to end on
+            return Update(self.phase, self.status, note=str(exc))
+        assert self.game_id is not None
+        self.store.finish(self.game_id, outcome.result(self.variant.nsides), outcome.termination)
+        self._agreed = outcome
+        self.phase = "over"
+        self.core.set_playing(False, now)
+        return self._after(Update(self.phase, self._over_status(), note="game ended by agreement"), now)
+
     def _over_status(self) -> Status:
-        outcome = self.core.outcome or self.position.outcome()
+        outcome = self._agreed or self.core.outcome or self.position.outcome()
         if outcome is None:
             return Status("idle", "Game over")
         result = outcome.result(self.variant.nsides)

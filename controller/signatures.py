@@ -64,9 +64,14 @@ class MoveIndex:
     def __init__(self, pos: Position, identity: bool, moves: Iterable[Move] | None = None) -> None:
         self.identity = identity
         self.by_sig: dict[Sig, list[Shape]] = {}
+        #: Moves of several pieces, by the first of their relocations (see ``continuation_cells``).
+        self._multi: dict[tuple[int, int], list[Shape]] = {}
         for move in pos.legal_moves() if moves is None else moves:
             shape = Shape(move, identity)
             self.by_sig.setdefault(shape.sig, []).append(shape)
+            if move.tag and len(move.relocations) > 1:
+                for r in move.relocations:
+                    self._multi.setdefault(r, []).append(shape)
         self._ext: dict[Sig, list[Shape]] = {}
 
     def __len__(self) -> int:
@@ -101,6 +106,22 @@ class MoveIndex:
         cells: set[int] = set()
         for s in shapes:
             if touched <= s.cells:
+                cells |= s.cells
+        return frozenset(cells)
+
+    def continuation_cells(self, move: Move, touched: set[int] | frozenset[int]) -> frozenset[int]:
+        """Cells of the bigger legal moves that ``move`` is one part of -- each of its pieces goes
+        where it goes in the bigger move, which involves every cell touched so far: the front
+        piece of a pushed line moved first, a castling's rook put down first. Like
+        ``extension_cells``, but by pieces moved rather than by readings: a line pushed front
+        first passes through readings that are not part of the push's signature."""
+        relocs = [r for r in move.relocations if r[0] != r[1]]
+        if not relocs or not self._multi:
+            return frozenset()
+        cells: set[int] = set()
+        for s in self._multi.get(relocs[0], ()):
+            other = s.move.relocations
+            if s.move is not move and len(other) > len(relocs) and touched <= s.cells and set(relocs) <= set(other):
                 cells |= s.cells
         return frozenset(cells)
 

@@ -29,8 +29,10 @@ Events (``firmware_bridge.events``)::
 The link (``firmware_bridge.link``)::
 
     link = Link.open(url_or_path, cell_offset=0, silence_timeout=None, retry_interval=0.5,
-                     backoff=(0.05, 2.0), on_state=None)   # opens via serial.serial_for_url
-    link.events: queue.Queue[SensorEvent]         # raw and synthetic events, in order
+                     backoff=(0.05, 2.0), on_state=None,   # opens via serial.serial_for_url
+                     states_in_events=False)
+    link.events: queue.Queue[SensorEvent]         # raw and synthetic events, in order; with
+        states_in_events each LinkStatus too, between the events before and after the change
     link.states: queue.Queue[LinkStatus]          # one per state change; on_state(status) too
     link.state -> LinkState;  link.wait_connected(timeout) -> bool
     link.occupancy() -> tuple[bool, ...];  link.pieces() -> tuple[str | None, ...];  link.cells

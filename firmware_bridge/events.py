@@ -65,13 +65,16 @@ class LinkState(enum.Enum):
 
 @dataclass(frozen=True)
 class LinkStatus:
-    """A state change, as put on ``Link.states`` and passed to ``on_state``.
+    """A state change, as put on ``Link.states`` (and on ``Link.events`` with
+    ``states_in_events``) and passed to ``on_state``.
 
     ``occupancy`` and ``pieces`` are the link's model of the board *at this change* (per board
-    cell; None before the first snapshot). Take a baseline from the CONNECTED status, not from
-    ``Link.occupancy()`` later: the live model may already include events that are still
-    waiting in ``Link.events``, which would then be counted twice. Every event delivered after
-    this status applies on top of it."""
+    cell; None before the first snapshot and after the board changed its number of cells). Take
+    a baseline from the CONNECTED status, not from ``Link.occupancy()`` later: the live model may
+    already include events that are still waiting in ``Link.events``, which would then be counted
+    twice. The model is the previous status's with every event delivered between the two
+    applied, and every event delivered after this status applies on top of it; only
+    ``states_in_events`` delivers both in that one order."""
 
     state: LinkState
     previous: LinkState

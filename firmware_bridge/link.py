@@ -30,6 +30,12 @@ model; and the model comes back to the board's true state after any fault*. Conc
 States (``state``, the ``states`` queue and the optional ``on_state`` callback, which runs on the
 reader thread and must not block): IDLE -> CONNECTING -> CONNECTED -> DISCONNECTED -> ... -> CLOSED
 (IDLE -> DISCONNECTED when the device is not there at the start).
+
+A consumer that needs states and events in one order (the controller: a CONNECTED status is its
+baseline, and every later event applies on top of it) opens the link with ``states_in_events``:
+each :class:`LinkStatus` is then also put on ``events``, after every event delivered before the
+change and before every event after it, with the model as of that point. ``states`` and
+``on_state`` are separate channels and cannot give that order.
 """
 
 from __future__ import annotations
@@ -73,13 +79,15 @@ class Link:
         read_timeout: float = 0.02,
         baudrate: int = 115200,
         on_state: Callable[[LinkStatus], None] | None = None,
+        states_in_events: bool = False,
         name: str | None = None,
     ) -> None:
         """``url``: anything ``serial_for_url`` opens (a device path too). ``cell_offset`` is
         added to every cell number (two boards of one game on two ports). ``silence_timeout``
         (s): no valid frame for that long ends the session (default: four board heartbeats, at
         least 0.5 s). ``retry_interval`` (s): an unanswered PING or REQUEST_SNAPSHOT is sent
-        again after it. ``backoff`` (s): first and longest wait between reconnect attempts."""
+        again after it. ``backoff`` (s): first and longest wait between reconnect attempts.
+        ``states_in_events``: put each LinkStatus on ``events`` too, in order with the events."""
         self.url = url
         self.name = name or url
         self.cell_offset = cell_offset
@@ -89,8 +97,10 @@ class Link:
         self.read_timeout = read_timeout
         self.baudrate = baudrate
         self.on_state = on_state
-        #: SensorEvent values for the controller, in order.
-        self.events: queue.Queue[SensorEvent] = queue.Queue()
+        self.states_in_events = states_in_events
+        #: SensorEvent values for the controller, in order (and LinkStatus values with
+        #: ``states_in_events``).
+        self.events: queue.Queue[SensorEvent | LinkStatus] = queue.Queue()
         #: LinkStatus values, one per state change.
         self.states: queue.Queue[LinkStatus] = queue.Queue()
         self.stopping = threading.Event()
@@ -379,6 +389,10 @@ class Link:
             log.warning("%s: the board now has %d cells (was %d); starting from its next snapshot",
                         self.name, hello.cells, len(self._model))
             self._model = None
+            # Events cannot be told as changes of the old model: a consumer takes a new baseline
+            # from the CONNECTED status that the next snapshot brings.
+            self._session_synced = False
+            self._set_state(LinkState.CONNECTING, f"the board now has {hello.cells} cells")
             self._ask_snapshot(now)
         self.hello = hello
         self._hello_count += 1
@@ -548,6 +562,10 @@ class Link:
                                 None if model is None else tuple(bool(v) for v in model),
                                 None if model is None else tuple(piece_text(v) for v in model))
             self.states.put(status)
+            if self.states_in_events:
+                # Under the lock that every model change and event delivery holds: the status
+                # lands between the events it reflects and the ones after it.
+                self.events.put(status)
             self._changed.notify_all()
             if self.on_state is not None:
                 self.on_state(status)

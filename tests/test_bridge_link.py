@@ -20,7 +20,7 @@ from collections.abc import Callable
 import pytest
 
 import engine
-from firmware_bridge import Link, LinkError, LinkState, SensorEvent, SimBoard, parse_script, without_flicker
+from firmware_bridge import Link, LinkError, LinkState, LinkStatus, SensorEvent, SimBoard, parse_script, without_flicker
 from firmware_bridge.codec import encode
 from firmware_bridge.firmware import protocol as P
 from firmware_bridge.firmware.app import FirmwareApp
@@ -165,6 +165,101 @@ def test_connected_status_carries_the_baseline_the_queued_events_apply_to():
             assert tuple(model.occupied) == link.occupancy() == board.occupancy()
             assert connected.occupancy != link.occupancy()  # the live model had moved on
             assert connected.pieces == (None,) * 64  # an occupancy board names no pieces
+
+
+def barrier(link: Link) -> None:
+    """Return once every event the board sent so far is on ``link.events`` (or released from
+    being held): a ping and then a snapshot have been answered and handled."""
+    for _ in range(20):  # the link may be between sessions
+        try:
+            assert link.wait_connected(WAIT)
+            link.ping(timeout=0.5)
+            link.request_snapshot(timeout=WAIT)
+            return
+        except LinkError:
+            continue
+    raise AssertionError(f"no answer from the board: {link.stats}")
+
+
+def drain(q: queue.Queue) -> list:
+    items = []
+    while not q.empty():
+        items.append(q.get_nowait())
+    return items
+
+
+def test_states_in_events_puts_each_change_between_the_events_before_and_after_it():
+    """With ``states_in_events`` a status is never ahead of an event delivered before it, nor
+    behind one delivered after it: each status's model is the previous one with exactly the
+    events between them applied. The consumer here reads only when everything has happened,
+    as a busy controller would; the cable is pulled (the board's moves meanwhile come back as
+    synthetic events from the snapshot) and the board goes silent (the link reopens the port)."""
+    called: list[LinkStatus] = []
+    with SimBoard("chess", heartbeat_ms=100, faults="unplug=300@3,pause=900@9") as board:
+        board.start_script(GAME)  # plays as soon as the link has its first snapshot
+        link = Link.open(board.path, silence_timeout=0.4, retry_interval=0.2, backoff=(0.02, 0.2),
+                         states_in_events=True, on_state=called.append)
+        try:
+            assert board.done.wait(WAIT)
+            barrier(link)
+            truth = board.occupancy()
+        finally:
+            link.close()
+        items = drain(link.events)
+    statuses = [item for item in items if isinstance(item, LinkStatus)]
+    assert [s.state for s in statuses[:2]] == [LinkState.CONNECTING, LinkState.CONNECTED]
+    model: Model | None = None
+    state = LinkState.IDLE
+    for item in items:
+        if isinstance(item, SensorEvent):
+            assert model is not None, f"{item} before any status with a model"
+            model.apply(item)  # every event fits the model as of the last status
+            # What changed during an outage comes from the snapshot, before the link is back.
+            assert state is (LinkState.CONNECTING if item.synthetic else LinkState.CONNECTED), item
+        else:
+            state = item.state
+            if item.occupancy is not None:
+                if model is not None:
+                    assert tuple(model.occupied) == item.occupancy, f"{item.state} out of order"
+                model = Model(item.occupancy)
+    assert model is not None and tuple(model.occupied) == truth
+    assert statuses[-1].state is LinkState.CLOSED
+    assert any(isinstance(item, SensorEvent) and item.synthetic for item in items)
+    assert link.stats["silences"] >= 1 and board.port.plugs == 2
+    # The older channels are unchanged: the same statuses, in the same order.
+    assert drain(link.states) == statuses == called
+
+
+def test_a_board_with_a_new_number_of_cells_gives_a_new_baseline():
+    """A board that comes back from a reset with another size cannot be described by events on
+    the old model: the link goes back to CONNECTING and the next CONNECTED status is the new
+    baseline."""
+    board = HandBoard()
+    link = Link.open(board.port.link_path, retry_interval=5.0, states_in_events=True)
+    try:
+        board.expect(RequestSnapshot)
+        board.send(Hello(1, 64, 0, (1, 0, 0), 0xAAAA, 250, 5, 20))
+        board.send(board.snapshot())
+        assert link.wait_connected(WAIT)
+        board.seq = 0
+        board.states = bytearray(32)
+        board.states[3] = 1
+        board.send(Hello(1, 32, 0, (1, 0, 0), 0xBBBB, 250, 5, 20))  # reset: a smaller board
+        board.send(Event(9, P.ACTION_PLACE, 0, 10))  # before the host has its snapshot: part of it
+        board.states[9] = 1
+        board.expect(RequestSnapshot)
+        board.send(board.snapshot())
+        seen = wait_state(link, LinkState.CONNECTED)
+        seen = wait_state(link, LinkState.CONNECTED)
+        assert [s.state for s in seen] == [LinkState.CONNECTING, LinkState.CONNECTED]
+        assert seen[0].occupancy is None and "32 cells" in seen[0].reason
+        assert [c for c, on in enumerate(seen[1].occupancy) if on] == [3, 9]
+        assert link.occupancy() == seen[1].occupancy
+        items = drain(link.events)
+        assert [getattr(i, "state", None) for i in items] == [LinkState.CONNECTING, LinkState.CONNECTED] * 2
+    finally:
+        link.close()
+        board.port.close()
 
 
 def test_the_link_delivers_the_scripts_events_exactly_in_order(rig):
