@@ -211,6 +211,9 @@ class _Writer:
         self.style = style
         self.replayer = Replayer(pos.copy(), identity=style.identity, timing=timing, source="generated")
         self.lines: list[str] = []
+        #: How much later than the next move's first event (after ``think_ms``) the core took
+        #: the last move here, where ``answer_for`` ran the clock on without the script.
+        self.lag = 0
 
     def add(self, text: str) -> None:
         command = parse_line(text, len(self.lines) + 1, self.variant, "generated")
@@ -233,6 +236,7 @@ class _Writer:
         self.replayer.settle()
         prompt = self.replayer.core.status.prompt
         if prompt is None:
+            self.lag = max(0, self.replayer.t - t0 - self.style.think_ms)
             return
         for opt in prompt.options:
             if tuple(opt.moves) == tuple(moves):
@@ -244,18 +248,36 @@ class _Writer:
 
 def script_for_moves(variant: Variant, moves: Sequence[str], style: Style | None = None, *,
                      fen: str | None = None, timing: Timing | None = None) -> list[str]:
-    """Script lines that play ``moves`` (move texts) from ``fen`` or the start position."""
+    """Script lines that play ``moves`` (move texts) from ``fen`` or the start position;
+    ``ValueError`` if the script, replayed, does not give exactly these moves."""
     style = style or Style()
+    lines = _write(variant, moves, style, fen, timing)
+    commands = [c for n, line in enumerate(lines, 1) if (c := parse_line(line, n, variant)) is not None]
+    start = parse_fen(variant, fen) if fen else start_position(variant)
+    got = Replayer(start, identity=style.identity, timing=timing).run(commands)
+    if got != list(moves):
+        raise ValueError(f"the generated script replays as {got} instead of {list(moves)}")
+    return lines
+
+
+def _write(variant: Variant, moves: Sequence[str], style: Style, fen: str | None,
+           timing: Timing | None) -> list[str]:
     pos = parse_fen(variant, fen) if fen else start_position(variant)
     writer = _Writer(pos, style, timing)
     for n, text in enumerate(moves):
         move = pos.parse_move(text)
         writer.add(f"# {n // variant.nsides + 1}{'.' if pos.side == 0 else '...'} {text}")
-        if pos.move_stack and len(writer.replayer.core.position.move_stack) < len(pos.move_stack) and (
-                {c for c, _b, _a in move.changes} & {c for c, _b, _a in pos.move_stack[-1].changes}):
-            # The last move is not taken yet (it may be the first half of a bigger one: a line
-            # pushed front first), and this one handles its pieces: wait for the referee.
+        # The players wait for the referee to take the last move when it waits longer than they
+        # think (it may be the first half of a bigger move: the rook of a castling, the front
+        # piece of a line pushed front first), and before they handle its pieces.
+        core = writer.replayer.core
+        if writer.lag:
+            writer.add(f"sleep {writer.lag + 10}")
+        elif len(core.position.move_stack) < len(pos.move_stack) and (
+                {c for c, _b, _a in move.changes} & {c for c, _b, _a in pos.move_stack[-1].changes}
+                or (core.deadline or 0) - writer.replayer.t > core.timing.settle_ms):
             writer.wait_for_core()
+        writer.lag = 0
         for line in hand_steps(pos, move, style, n):
             writer.add(line)
         # In a quick game the next move's events follow at once; the clock only waits for the
@@ -263,9 +285,4 @@ def script_for_moves(variant: Variant, moves: Sequence[str], style: Style | None
         if style.think_ms or n == len(moves) - 1 or writer.replayer.core.pending_kind in ("ambiguous", "removal"):
             writer.answer_for([move])
         pos.push(move)
-    commands = [c for n, line in enumerate(writer.lines, 1) if (c := parse_line(line, n, variant)) is not None]
-    start = parse_fen(variant, fen) if fen else start_position(variant)
-    got = Replayer(start, identity=style.identity, timing=timing).run(commands)
-    if got != list(moves):
-        raise ValueError(f"the generated script replays as {got} instead of {list(moves)}")
     return writer.lines

@@ -160,7 +160,7 @@ class _Amend:
 
 @dataclass
 class _Pending:
-    kind: str                      # clean | move | ambiguous | takeback | amend | unmatched | dismissed
+    kind: str                      # see Referee.pending_kind
     sig: Sig = EMPTY_SIG
     shapes: tuple[Shape, ...] = ()
     cells: frozenset[int] = frozenset()   # an event outside these ends a unique match early
@@ -193,6 +193,9 @@ class Referee:
         self._amend: _Amend | None = None
         self._dismissed: Sig | None = None
         self._declined: Sig | None = None  # "still moving" was answered while the board showed this
+        #: Cells handled during the move just accepted that are not its own: maybe a silent move
+        #: (a swap) the next player made while the move waited to be taken.
+        self._stray: frozenset[int] = frozenset()
         self._prompt: Prompt | None = None
         self._prompt_sig: Sig | None = None
         self._pending = _Pending("clean")
@@ -213,8 +216,10 @@ class Referee:
 
     @property
     def pending_kind(self) -> str:
-        """What the core is waiting on: clean, move, ambiguous, takeback, amend, unmatched,
-        partial (a move half made), wrong (fixes shown), dismissed."""
+        """What the core is waiting on: clean, move, ambiguous, takeback, amend, amend_wait (a
+        correction that may also be the next move half made), removal (pieces lifted: asked
+        about if they stay off), unmatched, partial (a move half made), wrong (fixes shown),
+        dismissed."""
         return self._pending.kind
 
     @property
@@ -357,6 +362,13 @@ class Referee:
                 self._status = Status("idle", "Board is set up")
             return
         to_move = side_name(variant, self.position.side)
+        stray, self._stray = self._stray, frozenset()
+        if not diff and not self._touched and stray and self._index.has_silent_moves:
+            shapes = self._index.match(EMPTY_SIG, stray)
+            if shapes:
+                self._touched |= stray
+                self._set_match(sig, shapes, self._index)
+                return
         if not diff and not self._touched:
             self._resync = False
             self._pending = _Pending("clean")
@@ -460,6 +472,9 @@ class Referee:
             self._ask(self._choice_prompt([(s.move,) for s in p.shapes], undo), p.sig)
         elif p.kind == "removal":
             self._ask(self._removal_prompt(p.shapes[0].move), p.sig)
+        elif p.kind == "amend_wait":
+            self._ask(self._choice_prompt([(s.move,) for s in p.shapes], 1, force_which=True, still_moving=True),
+                      p.sig)
         elif p.kind == "takeback":
             back = p.back
             assert back is not None
@@ -509,7 +524,10 @@ class Referee:
         the player is half-way through that move."""
         index = self._index
         items = list(self._diff.items())
-        placed = sum(1 for _c, v in items if v) - sum(1 for _c, v in items if not v)
+        expected = self._expected
+        # Pieces put down minus pieces lifted (a new code on an occupied cell of an identity
+        # board is neither).
+        placed = sum(1 for c, v in items if v and not expected[c]) - sum(1 for c, v in items if not v and expected[c])
         for shapes in index.by_sig.values():
             for s in shapes:
                 cells = s.cells
@@ -577,6 +595,7 @@ class Referee:
         prev_index = self._index_cache  # None after a move accepted without looking (a merged pair)
         prev_codes = {c: b for c, b, _a in move.changes}
         touched = frozenset(self._touched)
+        self._stray = touched - prev_codes.keys()
         self._notes.append(f"{side_name(self.variant, pos.side)} played {pos.move_text(move)}")
         pos.push(move)
         accepted.append(move)
@@ -660,6 +679,11 @@ class Referee:
         if not shapes:
             return False
         self._set_match(sig, shapes, a.base, kind="amend", move_sig=sig0)
+        if self._pending.kind == "amend" and self._in_hand():
+            # The board is also the next player half-way through a move (a line pushed into the
+            # cell the last move left): no correction while the hands go on; if they stop, ask.
+            self._pending = _Pending("amend_wait", sig, self._pending.shapes,
+                                     deadline=self._last_t + self.timing.guide_ms)
         return True
 
     # -- guidance --------------------------------------------------------------------------------------

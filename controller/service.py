@@ -289,14 +289,18 @@ class Service:
             self.stopping.set()
             if self.window is not None:
                 self.window.stop()
+            return
+        self._maybe_answer()
 
     def _catch_up(self, t: int) -> None:
         """Fire the core's deadlines that fell before an event that happened at ``t``, at their
-        own time. A deadline is never fired at "now" while inputs are still queued (the loop
-        does that once the queue is empty): a busy controller would decide that the board was
-        still before the events that were waiting."""
+        own time (and let the demo player answer a question that opens). A deadline is never
+        fired at "now" while inputs are still queued (the loop does that once the queue is
+        empty): a busy controller would decide that the board was still before the events that
+        were waiting."""
         while (d := self.session.deadline) is not None and d <= t:
             self._report(self.session.tick(d))
+            self._maybe_answer()
             if self.session.deadline == d:
                 break
 

@@ -243,10 +243,9 @@ class Session:
         outcome = v.rules.agreement_outcome(self.position)
         score = getattr(v.rules, "score", None)
         totals = ""
-        if score is not None:
-            totals = ", ".join(f"{side} {total}" for side, total in zip(v.sides, score(self.position).totals,
-                                                                           strict=True)) + ": "
-        return Prompt("agreement", f"End the game here? {totals}{outcome.result(v.nsides)}. Both players agree?",
+        if score is not None:  # short: the prompt's title has two lines; the panel names the sides
+            totals = ", " + " to ".join(str(total) for total in score(self.position).totals)
+        return Prompt("agreement", f"Both agree to end? {outcome.result(v.nsides)}{totals}",
                       (Option("yes", "Yes, both agree"), Option("no", "Keep playing")))
 
     def _agree(self, now: int) -> Update:

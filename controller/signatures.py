@@ -64,14 +64,14 @@ class MoveIndex:
     def __init__(self, pos: Position, identity: bool, moves: Iterable[Move] | None = None) -> None:
         self.identity = identity
         self.by_sig: dict[Sig, list[Shape]] = {}
-        #: Moves of several pieces, by the first of their relocations (see ``continuation_cells``).
-        self._multi: dict[tuple[int, int], list[Shape]] = {}
+        #: Moves of several pieces, by each cell they change (see ``continuation_cells``).
+        self._multi: dict[int, list[Shape]] = {}
         for move in pos.legal_moves() if moves is None else moves:
             shape = Shape(move, identity)
             self.by_sig.setdefault(shape.sig, []).append(shape)
             if move.tag and len(move.relocations) > 1:
-                for r in move.relocations:
-                    self._multi.setdefault(r, []).append(shape)
+                for c in shape.cells:
+                    self._multi.setdefault(c, []).append(shape)
         self._ext: dict[Sig, list[Shape]] = {}
 
     def __len__(self) -> int:
@@ -110,18 +110,24 @@ class MoveIndex:
         return frozenset(cells)
 
     def continuation_cells(self, move: Move, touched: set[int] | frozenset[int]) -> frozenset[int]:
-        """Cells of the bigger legal moves that ``move`` is one part of -- each of its pieces goes
-        where it goes in the bigger move, which involves every cell touched so far: the front
-        piece of a pushed line moved first, a castling's rook put down first. Like
-        ``extension_cells``, but by pieces moved rather than by readings: a line pushed front
+        """Cells of the bigger legal moves (of several pieces) the player may be half-way
+        through while the board shows ``move``: moves that involve every cell touched so far
+        and either move each of ``move``'s pieces where ``move`` does (the front piece of a
+        line pushed front first, a castling's rook put down first) or involve every cell of
+        ``move`` when the player has handled a cell ``move`` does not (a line pushed front first
+        whose first two steps read like a piece jumping over the line). Like
+        ``extension_cells``, but by pieces and cells rather than by readings: a line pushed front
         first passes through readings that are not part of the push's signature."""
-        relocs = [r for r in move.relocations if r[0] != r[1]]
-        if not relocs or not self._multi:
+        if not self._multi or not move.changes:
             return frozenset()
+        relocs = {r for r in move.relocations if r[0] != r[1]}
+        own = {c for c, _b, _a in move.changes}
+        stray = not touched <= own
         cells: set[int] = set()
-        for s in self._multi.get(relocs[0], ()):
-            other = s.move.relocations
-            if s.move is not move and len(other) > len(relocs) and touched <= s.cells and set(relocs) <= set(other):
+        for s in self._multi.get(move.changes[0][0], ()):
+            if s.move is move or not touched <= s.cells:
+                continue
+            if (relocs and relocs < set(s.move.relocations)) or (stray and own <= s.cells):
                 cells |= s.cells
         return frozenset(cells)
 

@@ -190,8 +190,7 @@ def test_whole_game_on_an_occupancy_board_asked_and_ended_by_agreement(tmp_path:
         board.stop()
     totals = RULES.score(pos).totals
     result = RULES.agreement_outcome(pos).result(2)
-    assert shown.prompt.question == (f"End the game here? white {totals[0]}, black {totals[1]}: {result}. "
-                                     f"Both players agree?")
+    assert shown.prompt.question == f"Both agree to end? {result}, {totals[0]} to {totals[1]}"
     record = store.latest()
     store.close()
     assert record.moves == tuple(moves)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from controller.event_scripts import Style, placement_game, script_for_moves, shape_of
+from controller.event_scripts import Style, hand_steps, placement_game, script_for_moves, shape_of
 from controller.inference import Timing
 from controller.replay import Replayer
 from controller.signatures import Shape
@@ -255,6 +255,37 @@ def test_terminator_then_the_opponents_move_confirms_it() -> None:
     reply = next(m for m in pos.legal_moves() if shape_of(m) == "step" and NAMES[m.frm] != cell)
     r = replay(PLACED, f"lift {cell}\nsleep 500\nlift {NAMES[reply.frm]}\nplace {NAMES[reply.to]}\nsleep 3000")
     assert r.texts() == [f"x{cell}", pos.move_text(reply)]
+
+
+# -- a reply while the last move is still being taken ----------------------------------------------
+@pytest.mark.parametrize(("seed", "first", "identity", "pause"), [
+    # Black pushes a line front first into the cell white's move just left: half-way, the board
+    # reads exactly as white correcting that move to another; the referee waits for the hands.
+    (2, "g3f4", False, 60),
+    # White's step is the front of a longer push, so the referee waits; black swaps two pieces
+    # on that line meanwhile: a silent move, told only by the cells handled.
+    (6, "c7b8", False, 60),
+    # The same as the first, read by an identity board (new codes on occupied cells are
+    # neither lifts nor placements).
+    (22, "a11a12", True, T.prefix_ms + 100),
+], ids=["push-into-the-cell-just-left", "swap-while-a-push-waits", "identity-push-into-the-cell-just-left"])
+def test_the_next_move_made_at_once_is_read_as_the_next_move(seed: int, first: str, identity: bool,
+                                                             pause: int) -> None:
+    moves = placement_game(MATH, seed=seed, board_plies=100)
+    k = moves.index(first, 164)
+    pos = engine.start_position(MATH)
+    for text in moves[:k]:
+        pos.push_text(text)
+    fen = pos.fen()
+    style = Style(think_ms=0, hand_ms=30, castle="rook", identity=identity)  # lines front first
+    lines: list[str] = []
+    for text in moves[k:k + 2]:
+        move = pos.parse_move(text)
+        lines += [*hand_steps(pos, move, style, 1), f"sleep {pause}"]
+        pos.push(move)
+    r = replay(fen, "\n".join(lines), identity=identity)
+    assert r.texts() == moves[k:k + 2]
+    assert r.core.status.kind == "idle"
 
 
 # -- whole games --------------------------------------------------------------------------------------

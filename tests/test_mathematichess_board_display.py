@@ -203,8 +203,7 @@ def test_both_players_confirm_the_agreement_and_the_result_is_stored(tmp_path: P
     outcome = RULES.agreement_outcome(session.position)
     result = outcome.result(2)
     assert question.kind == "agreement"
-    assert question.question == (f"End the game here? white {totals[0]}, black {totals[1]}: {result}. "
-                                 f"Both players agree?")
+    assert question.question == f"Both agree to end? {result}, {totals[0]} to {totals[1]}"
     assert session.phase == "play" and session.store.latest().result == "*"
     update = touch(session, clock, "yes")  # the second player confirms on the screen
     assert session.phase == "over" and update.status.message.startswith(f"Game over: {result} (agreement)")
@@ -243,7 +242,8 @@ def test_bonuses_won_are_named_over_the_totals() -> None:
     per_side = {}
     for _name, side, points in score.bonuses:
         per_side[side] = per_side.get(side, 0) + points
-    assert panel.title == "Score (bonus " + ", ".join(f"{MATH.sides[s]} +{p}" for s, p in sorted(per_side.items())) + ")"
+    named = ", ".join(f"{MATH.sides[side]} +{points}" for side, points in sorted(per_side.items()))
+    assert panel.title == f"Score (bonus {named})"
     assert panel.totals == score.totals
     assert sum(t.points[1] for t in score.territories) + per_side.get(1, 0) == score.totals[1]
     _surface, layout = draw(view_from_position(pos, scores=panel))
