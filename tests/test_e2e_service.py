@@ -391,17 +391,10 @@ def test_alice_on_two_boards_on_two_ports(tmp_path: Path) -> None:
     from controller.board_map import SensorMap
     from controller.config import Config, GpioConfig
     from controller.service import Service
-    from engine.variant import variant_from_toml
     from hardware.layout import load_layout
+    from tests.test_variants import ALICE
 
-    alice = variant_from_toml("alice-two-ports", """
-        inherits = "chess"
-        geometry = { type = "two_boards", base = { type = "rectangle", files = 8, ranks = 8 } }
-        start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/8/8/8/8/8/8/8/8 w - - 0 1"
-        castling = false
-        en_passant = false
-        rules = "two_board_transfer"
-    """)
+    alice = ALICE
     board_a = SimBoard(CHESS).start()              # the first board starts with the pieces
     board_b = SimBoard(CHESS, empty=True).start()  # the second is empty
     store = GameStore(tmp_path / "games.sqlite3")

@@ -7,6 +7,7 @@ import pytest
 
 from engine import parse_fen
 from engine.variant import variant_from_toml
+from tests.test_variants import ALICE
 
 
 def moves_from(pos, cell_name: str) -> set[str]:
@@ -94,14 +95,7 @@ def test_ring_rook_slides_round_and_jumps_to_the_opposite_cell() -> None:
 
 
 def test_two_boards_move_lands_on_the_other_board() -> None:
-    v = variant_from_toml("alice-test", """
-        inherits = "chess"
-        geometry = { type = "two_boards", base = { type = "rectangle", files = 8, ranks = 8 } }
-        start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/8/8/8/8/8/8/8/8 w - - 0 1"
-        castling = false
-        en_passant = false
-        rules = "two_board_transfer"
-    """)
+    v = ALICE
     from engine import start_position
     pos = start_position(v)
     g = v.geometry
@@ -132,14 +126,7 @@ def test_two_boards_move_lands_on_the_other_board() -> None:
 
 def test_position_text_round_trips_on_every_geometry() -> None:
     ring = variant_from_toml("ring", RING)
-    alice = variant_from_toml("alice-rt", """
-        inherits = "chess"
-        geometry = { type = "two_boards", base = { type = "rectangle", files = 8, ranks = 8 } }
-        start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/8/8/8/8/8/8/8/8 w - - 0 1"
-        castling = false
-        en_passant = false
-        rules = "two_board_transfer"
-    """)
+    alice = ALICE
     big = variant_from_toml("big", """
         geometry = { type = "rectangle", files = 13, ranks = 13, holes = ["a1", "m13"] }
         sides = ["white", "black"]

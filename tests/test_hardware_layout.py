@@ -11,16 +11,9 @@ import engine
 from controller.board_map import SensorMap, rotated_cells
 from engine.variant import variant_from_toml
 from hardware.layout import LayoutError, layout_names, load_layout, parse_layout
+from tests.test_variants import ALICE
 
 CHESS = engine.find_variant("chess")
-ALICE = variant_from_toml("alice-layout-test", """
-    inherits = "chess"
-    geometry = { type = "two_boards", base = { type = "rectangle", files = 8, ranks = 8 } }
-    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/8/8/8/8/8/8/8/8 w - - 0 1"
-    castling = false
-    en_passant = false
-    rules = "two_board_transfer"
-""")
 RING = variant_from_toml("ring-layout-test", """
     geometry = { type = "ring", cells = 48 }
     sides = ["white", "black"]
