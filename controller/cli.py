@@ -8,6 +8,8 @@ import argparse
 import importlib
 import sys
 
+from engine.errors import ChesseryError
+
 #: Modules that contribute subcommands, in help order.
 COMMAND_MODULES = (
     "controller.engine_commands",
@@ -18,7 +20,7 @@ COMMAND_MODULES = (
 )
 
 
-class UsageError(Exception):
+class UsageError(ChesseryError):
     """A bad argument: printed as one line on stderr, exit status 2."""
 
 

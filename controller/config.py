@@ -16,10 +16,12 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from engine.errors import ChesseryError
+
 from .inference import Timing
 
 
-class ConfigError(ValueError):
+class ConfigError(ChesseryError, ValueError):
     """A configuration value that cannot be used."""
 
 

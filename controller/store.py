@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from engine.errors import ChesseryError
+
 #: "CHSY" in ASCII: marks the file as a Chessery store.
 APPLICATION_ID = 0x43485359
 SCHEMA_VERSION = 1
@@ -48,7 +50,7 @@ _COLUMNS = {
 }
 
 
-class StoreError(ValueError):
+class StoreError(ChesseryError, ValueError):
     """A database file we must not use; the message names the file and the reason."""
 
 

@@ -28,6 +28,8 @@ from pathlib import Path
 
 import pygame
 
+from engine.errors import ChesseryError
+
 from .render import Layout, render
 from .view import View
 
@@ -55,7 +57,7 @@ class QuitRequested:
 InputEvent = ChoiceClicked | CellClicked | QuitRequested
 
 
-class DisplayError(RuntimeError):
+class DisplayError(ChesseryError, RuntimeError):
     """The display could not be opened; the message says which driver and why."""
 
 

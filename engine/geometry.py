@@ -21,6 +21,8 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .errors import ChesseryError
+
 Vector = tuple[int, int]
 Point = tuple[float, float]
 
@@ -31,7 +33,7 @@ COMPASS: dict[str, Vector] = {
 }
 
 
-class GeometryError(ValueError):
+class GeometryError(ChesseryError, ValueError):
     """A geometry description that cannot be built."""
 
 

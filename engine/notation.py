@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from .errors import ChesseryError
 from .moves import DROP, REMOVE, Move
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ PREFIXES = "~+"
 _RUN = re.compile(r"\d+")
 
 
-class PositionError(ValueError):
+class PositionError(ChesseryError, ValueError):
     """A position text that does not describe a position of the variant."""
 
 

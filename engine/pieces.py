@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .errors import ChesseryError
 from .geometry import Vector
 
 MOVE = 1
@@ -47,7 +48,7 @@ SHORTHAND: dict[str, str] = {"K": "WF", "R": "W", "B": "F", "Q": "WF"}
 _TOKEN = re.compile(r"([mcfbvslrinp]*)(\([-\d]+,[-\d]+\)|[WFDNAHCZGKRBQ])(\2|\d+)?")
 
 
-class NotationError(ValueError):
+class NotationError(ChesseryError, ValueError):
     """A piece notation that does not parse."""
 
 

@@ -15,11 +15,12 @@ from importlib import resources
 from typing import Any
 
 from . import geometry as geo
+from .errors import ChesseryError
 from .geometry import Geometry, Vector
 from .pieces import BOTH, CAPTURE, MOVE, NotationError, lame_path, parse_betza, select_directions
 
 
-class VariantError(ValueError):
+class VariantError(ChesseryError, ValueError):
     """A variant definition (or name) that cannot be used."""
 
 

@@ -6,6 +6,8 @@ so host and firmware cannot drift apart. ``encode`` takes the sequence number fr
 
 from __future__ import annotations
 
+from engine.errors import ChesseryError
+
 from .firmware import protocol as P
 from .messages import (
     Error,
@@ -21,7 +23,7 @@ from .messages import (
 )
 
 
-class PayloadError(ValueError):
+class PayloadError(ChesseryError, ValueError):
     """A frame whose CRC is good but whose payload does not fit its type."""
 
 

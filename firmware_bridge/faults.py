@@ -26,11 +26,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.errors import ChesseryError
+
 FAULT_HELP = ("comma list of: bounce, bounce=MS, flip=P, drop=P, pause=MS@N, unplug=MS@N, reset@N "
               "(@N: before the N-th lift/place, default 1), e.g. bounce,flip=0.01,unplug@12")
 
 
-class FaultError(ValueError):
+class FaultError(ChesseryError, ValueError):
     """A --faults text that does not parse."""
 
 

@@ -52,6 +52,8 @@ from collections.abc import Callable, Iterable
 
 import serial
 
+from engine.errors import ChesseryError
+
 from .codec import encode
 from .events import LIFT, PLACE, LinkState, LinkStatus, SensorEvent, piece_text
 from .firmware import protocol as P
@@ -63,7 +65,7 @@ log = logging.getLogger(__name__)
 LED_PATTERNS = {"off": P.LED_OFF, "on": P.LED_ON, "blink": P.LED_BLINK, "fast": P.LED_FAST}
 
 
-class LinkError(ConnectionError):
+class LinkError(ChesseryError, ConnectionError):
     """The link cannot do what was asked (not connected, or the board did not answer in time)."""
 
 

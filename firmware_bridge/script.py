@@ -25,11 +25,12 @@ from pathlib import Path
 
 import engine
 from engine import Variant
+from engine.errors import ChesseryError
 
 COMMAND_WORDS = ("lift", "place", "sleep", "choose")
 
 
-class ScriptError(ValueError):
+class ScriptError(ChesseryError, ValueError):
     """A script line that cannot be played; ``line`` is its number (0: the whole script)."""
 
     def __init__(self, message: str, line: int = 0, source: str = "script") -> None:

@@ -28,12 +28,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from engine.errors import ChesseryError
+
 FILE_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _BOARD_KEYS = {"name", "grid", "cells"}
 _GRID_KEYS = {"files", "ranks", "first", "order", "serpentine", "suffix"}
 
 
-class LayoutError(ValueError):
+class LayoutError(ChesseryError, ValueError):
     """A layout that cannot be used; the message names the layout and the key."""
 
 

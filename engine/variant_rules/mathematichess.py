@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..errors import ChesseryError
 from ..moves import DROP, REMOVE, SPECIAL, Move
 from ..notation import PositionError
 from ..pieces import MOVE
@@ -48,7 +49,7 @@ BONUSES = ("four_sovereign", "homogeneous", "two_royal")
 SIDE_MARKS = "wb"
 
 
-class AgreementError(ValueError):
+class AgreementError(ChesseryError, ValueError):
     """The players asked to end the game by agreement when the rules do not allow it yet."""
 
 
