@@ -42,11 +42,11 @@ def cmd_score(args: argparse.Namespace) -> int:
     from engine import find_variant, parse_fen, start_position
 
     variant = find_variant(args.variant)
-    scorer = getattr(variant.rules, "score", None)
-    if scorer is None:
+    scoring = variant.rules.scoring
+    if scoring is None:
         raise ValueError(f"variant {variant.name} has no territory scores")
     pos = parse_fen(variant, args.fen) if args.fen else start_position(variant)
-    for line in score_lines(variant, scorer(pos)):
+    for line in score_lines(variant, scoring.score(pos)):
         print(line)
     return 0
 

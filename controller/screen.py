@@ -60,12 +60,12 @@ def view_of(session: Session, notice: str = "") -> View:
 
 
 def score_panel(pos: Position) -> ScorePanel | None:
-    """The live score of a scored variant (its rules have ``score(pos)``), else None: every
-    territory worth something, tinted by owner, and each side's total with bonuses."""
-    score_of = getattr(pos.variant.rules, "score", None)
-    if score_of is None:
+    """The live score of a variant with the ``scoring`` capability, else None: every territory
+    worth something, tinted by owner, and each side's total with bonuses."""
+    scoring = pos.variant.rules.scoring
+    if scoring is None:
         return None
-    score = score_of(pos)
+    score = scoring.score(pos)
     territories = tuple(Territory(tuple(t.cells), t.owner, t.value) for t in score.territories if t.value)
     bonus: dict[int, int] = {}
     for _name, side, points in score.bonuses:
@@ -78,11 +78,11 @@ def score_panel(pos: Position) -> ScorePanel | None:
 
 
 def remaining_counts(pos: Position) -> dict[int, int]:
-    """Pieces the side to move still has to place, by kind index: the rules' ``remaining``
-    (letter, count) where the variant has one, else the position's hand."""
+    """Pieces the side to move still has to place, by kind index: the ``placement``
+    capability's (letter, count) where the variant has one, else the position's hand."""
     variant = pos.variant
-    remaining = getattr(variant.rules, "remaining", None)
-    if remaining is None:
+    placement = variant.rules.placement
+    if placement is None:
         return {kind: n for kind, n in pos.hands[pos.side].items() if n}
     index = {k.letter: i for i, k in enumerate(variant.kinds)}
-    return {index[letter]: n for letter, n in remaining(pos, pos.side)}
+    return {index[letter]: n for letter, n in placement.remaining(pos, pos.side)}

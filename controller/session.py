@@ -229,10 +229,10 @@ class Session:
 
     # -- ending by agreement ------------------------------------------------------------------------
     def _menu_prompt(self) -> Prompt:
-        refusal = getattr(self.variant.rules, "agreement_refusal", None)
-        if refusal is None:
+        agreement = self.variant.rules.agreement
+        if agreement is None:
             return MENU_PROMPT
-        reason = refusal(self.position)
+        reason = agreement.agreement_refusal(self.position)
         if reason:
             return Prompt("menu", f"Start a new game? (No ending by agreement: {reason})", MENU_PROMPT.options)
         return Prompt("menu", "End the game or start a new one?", (AGREE, *MENU_PROMPT.options))
@@ -240,17 +240,21 @@ class Session:
     def _agreement_prompt(self) -> Prompt:
         """The second player's confirmation, with what the result would be."""
         v = self.variant
-        outcome = v.rules.agreement_outcome(self.position)
-        score = getattr(v.rules, "score", None)
+        assert v.rules.agreement is not None  # the menu offers agreement only then
+        outcome = v.rules.agreement.agreement_outcome(self.position)
+        scoring = v.rules.scoring
         totals = ""
-        if score is not None:  # short: the prompt's title has two lines; the panel names the sides
-            totals = ", " + " to ".join(str(total) for total in score(self.position).totals)
+        if scoring is not None:  # short: the prompt's title has two lines; the panel names the sides
+            totals = ", " + " to ".join(str(total) for total in scoring.score(self.position).totals)
         return Prompt("agreement", f"Both agree to end? {outcome.result(v.nsides)}{totals}",
                       (Option("yes", "Yes, both agree"), Option("no", "Keep playing")))
 
     def _agree(self, now: int) -> Update:
+        agreement = self.variant.rules.agreement
         try:
-            outcome = self.variant.rules.agreement_outcome(self.position)
+            if agreement is None:
+                raise ValueError(f"{self.variant.name} does not end by agreement")
+            outcome = agreement.agreement_outcome(self.position)
         except ValueError as exc:  # a move was made meanwhile that the rules do not allow to end on
             return Update(self.phase, self.status, note=str(exc))
         assert self.game_id is not None

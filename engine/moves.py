@@ -1,12 +1,22 @@
-"""Moves and their physical effects.
+"""Moves and their physical effects, built in one place.
 
-Every move, whatever its kind, can say which cells change and how: ``changes`` is a tuple of
-``(cell, before, after)`` piece codes. The controller matches what the sensors see against exactly
-this, so a castling, an en-passant capture, a push of a whole line or a swap need no special case
-there. ``relocations`` says where each physical piece went, to keep piece identities stable.
+Every move, whatever its kind, says which cells change and how: ``changes`` is a tuple of
+``(cell, before, after)`` piece codes, and ``relocations`` says where each physical piece went.
+The controller matches what the sensors see against exactly this, so a castling, an en-passant
+capture, a push of a whole line, a swap, a capture by leaping over or a transfer to another board
+needs no special case there.
+
+Moves come from one builder. A plain move or capture (one piece from one cell to another, maybe
+promoting) is ``Move(frm, to, piece, captured, promotion)``: the builder's fast form, whose effects
+are derived on demand. Anything else is described as physical actions to ``build_move``: pieces
+relocated (all lifted at once, then put down), pieces removed, pieces placed from outside the
+board, pieces that change identity where they stand. It derives the net changes, the relocations
+and the captured pieces, so no rule component writes change tuples by hand.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
 
 Change = tuple[int, int, int]
 
@@ -16,15 +26,16 @@ CASTLE = "castle"
 EN_PASSANT = "ep"
 DROP = "drop"      # a piece from hand placed on an empty cell (placement stages, drops)
 REMOVE = "remove"  # a piece taken off the board by its owner (Mathematichess terminator)
-SPECIAL = "special"  # anything a rule hook builds: pushes, swaps, multi-captures, transfers
+SPECIAL = "special"  # anything else a rule component builds: pushes, swaps, multi-captures, transfers
 
 
 class Move:
-    """A move: from-cell (-1 for drops/removals), to-cell, the piece code that stands on ``to``
-    afterwards when it differs from the mover (promotion, drop), a tag, and, for non-plain moves,
-    the explicit changes and relocations."""
+    """A move: from-cell (-1 for drops/removals), to-cell, the mover's code, the first captured
+    code, the code that stands on ``to`` afterwards when it differs from the mover (promotion,
+    drop), a tag, and (for non-plain moves) the effects ``build_move`` derived."""
 
-    __slots__ = ("_changes", "_relocations", "captured", "frm", "piece", "promotion", "tag", "text", "to")
+    __slots__ = ("_changes", "_relocations", "_victims", "captured", "frm", "piece", "promotion", "tag", "text",
+                 "to")
 
     def __init__(
         self,
@@ -37,6 +48,7 @@ class Move:
         changes: tuple[Change, ...] | None = None,
         relocations: tuple[tuple[int, int], ...] | None = None,
         text: str = "",
+        victims: tuple[int, ...] | None = None,
     ) -> None:
         self.frm = frm
         self.to = to
@@ -46,7 +58,8 @@ class Move:
         self.tag = tag
         self._changes = changes
         self._relocations = relocations
-        #: Notation suffix a rule hook chose for moves whose from/to do not tell them apart.
+        self._victims = victims
+        #: Notation suffix a rule component chose for moves whose from/to do not tell them apart.
         self.text = text
 
     @property
@@ -67,14 +80,102 @@ class Move:
     def is_capture(self) -> bool:
         return bool(self.captured) or self.tag == EN_PASSANT
 
+    @property
+    def victims(self) -> tuple[int, ...]:
+        """Cells whose piece the move takes off for good: a multi-capture lists each victim, a
+        swap or a push none (those pieces are relocated), a promotion none."""
+        if self._victims is None:
+            if self.tag == EN_PASSANT:
+                self._victims = tuple(c for c, before, after in self.changes if before and not after
+                                      and c != self.frm)
+            else:
+                self._victims = (self.to,) if self.captured else ()
+        return self._victims
+
+    def with_effects(self, changes: tuple[Change, ...], relocations: tuple[tuple[int, int], ...],
+                     tag: str = "", captured: int | None = None) -> Move:
+        """The same move (same from, to, mover, promotion, text) with other effects: for
+        components that turn a move into another (a transfer to the other board, a mutation)."""
+        return Move(self.frm, self.to, self.piece, self.captured if captured is None else captured,
+                    self.promotion, tag or self.tag, changes, relocations, self.text, self.victims)
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Move) and self.key() == other.key()
 
     def __hash__(self) -> int:
         return hash(self.key())
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[object, ...]:
         return (self.frm, self.to, self.promotion, self.tag, self.text, self.changes)
 
     def __repr__(self) -> str:
         return f"Move({self.frm}->{self.to}, tag={self.tag!r}, changes={self.changes})"
+
+
+def build_move(
+    board: Sequence[int],
+    frm: int,
+    to: int,
+    *,
+    tag: str = SPECIAL,
+    text: str = "",
+    relocate: Iterable[tuple[int, int]] = (),
+    remove: Iterable[int] = (),
+    place: Iterable[tuple[int, int]] = (),
+    become: Iterable[tuple[int, int]] = (),
+    piece: int | None = None,
+    promotion: int = 0,
+) -> Move:
+    """The move made of these physical actions, in this order: every piece in ``relocate`` is
+    lifted from its source and put on its destination (all at once, so swaps and pushes work),
+    every cell in ``remove`` is emptied (a removed cell that is also a destination keeps the piece
+    that arrives), every ``(cell, code)`` in ``place`` gets a piece from outside the board, every
+    ``(cell, code)`` in ``become`` has its piece change identity where it stands.
+
+    ``frm``/``to`` name the move in notation (-1 for none); ``piece`` defaults to what stands on
+    ``frm`` (or the first placed code for drops)."""
+    relocate = tuple(relocate)
+    remove = tuple(remove)
+    place = tuple(place)
+    state: dict[int, int] = {}
+    order: list[int] = []
+
+    def touch(cell: int) -> None:
+        if cell not in state:
+            state[cell] = board[cell]
+            order.append(cell)
+
+    lifted = []
+    for src, dst in relocate:
+        touch(src)
+        touch(dst)
+        lifted.append((dst, board[src]))
+    sources = {src for src, _dst in relocate}
+    destinations = {dst for _src, dst in relocate}
+    # A piece is taken for good when its cell is emptied or covered and it is not one of the
+    # relocated pieces; identity changes in place (``become``) are not captures.
+    victims = [cell for cell in dict.fromkeys((*remove, *destinations, *(c for c, _code in place)))
+               if board[cell] and cell not in sources and tag != REMOVE]
+    for src in sources:
+        state[src] = 0
+    for cell in remove:
+        touch(cell)
+        if cell not in destinations:
+            state[cell] = 0
+    for dst, code in lifted:
+        state[dst] = code
+    for cell, code in place:
+        touch(cell)
+        state[cell] = code
+    for cell, code in become:
+        touch(cell)
+        state[cell] = code
+    # A cell a piece is lifted from or put on counts even when the codes match (a push of a run
+    # of equal pieces): the sensors see every one of those lifts and placements.
+    handled = {c for src, dst in relocate if src != dst for c in (src, dst)}
+    changes = tuple((cell, board[cell], state[cell]) for cell in order
+                    if board[cell] != state[cell] or cell in handled)
+    if piece is None:
+        piece = board[frm] if frm >= 0 else (place[0][1] if place else 0)
+    captured = board[victims[0]] if victims else 0
+    return Move(frm, to, piece, captured, promotion, tag, changes, relocate, text, tuple(victims))

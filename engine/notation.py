@@ -26,7 +26,7 @@ import re
 from typing import TYPE_CHECKING
 
 from .errors import ChesseryError
-from .moves import DROP, REMOVE, Move
+from .moves import DROP, EN_PASSANT, REMOVE, Move
 
 if TYPE_CHECKING:
     from .position import Position
@@ -263,18 +263,26 @@ def format_fen(pos: Position) -> str:
     v = pos.variant
     board = format_board(v, pos.board)
     hand = format_hand(v, pos.hands)
-    if hand or any(k == "hand" for k in pos.extra) or v.rules.shows_hand:
+    if hand or v.rules.shows_hand:
         board += f"[{hand}]"
     fields = [
         board,
         side_tokens(v)[pos.side],
         format_castling(v, pos.board, pos.castling) if v.castling else "-",
-        v.geometry.names[pos.ep] if pos.ep >= 0 else "-",
+        v.geometry.names[pos.ep] if _ep_legal(pos) else "-",
         str(pos.halfmove),
         str(pos.fullmove),
     ]
     fields += [f"{k}={val}" for k, val in sorted(pos.extra.items())]
     return " ".join(fields)
+
+
+def _ep_legal(pos: Position) -> bool:
+    """The en-passant field is written only when an en-passant capture is legal (python-chess's
+    default), so a pinned or absent capturer leaves ``-``."""
+    if pos.ep < 0:
+        return False
+    return any(m.tag == EN_PASSANT for m in pos.legal_moves())
 
 
 def move_text(variant: Variant, move: Move) -> str:

@@ -162,8 +162,8 @@ class Position:
         return self.board[cell]
 
     def cells_of(self, side: int) -> list[int]:
-        s1 = side + 1
-        return [c for c, code in enumerate(self.board) if code and code & 3 == s1]
+        owner = self.variant.owner
+        return [c for c, code in enumerate(self.board) if owner[code] == side]
 
     # -- push / pop --------------------------------------------------------------------------------
     def push(self, move: Move) -> None:
@@ -173,21 +173,12 @@ class Position:
         ids = self.ids
         changes = move.changes
         undo_ids = [(c, ids[c]) for c, _, _ in changes]
-        record = (move, self.castling, self.ep, self.halfmove, self.fullmove, self.hash, undo_ids,
-                  [dict(h) for h in self.hands] if (move.tag in (DROP, REMOVE) or v.rules.tracks_hands) else None,
+        record = (move, self.side, self.castling, self.ep, self.halfmove, self.fullmove, self.hash, undo_ids,
+                  [dict(h) for h in self.hands] if v.rules.tracks_hands else None,
                   dict(self.extra) if self.extra or v.rules.has_state else None, self.next_id)
         self._undo.append(record)
         z = self.zobrist
         h = self.hash ^ self._state_hash()
-        castling = self.castling
-        if castling:
-            kinds = v.kinds
-            for cell, before, _after in changes:
-                if before and kinds[before >> 2].castles == "king":
-                    castling = frozenset(r for r in castling if (board[r] & 3) != (before & 3))
-                if cell in castling:
-                    castling = castling - {cell}
-            self.castling = castling
         moved_ids = [(dst, ids[src]) for src, dst in move.relocations]
         for cell, before, after in changes:
             board[cell] = after
@@ -202,18 +193,21 @@ class Position:
         irreversible = bool(move.captured) or move.tag in (EN_PASSANT, DROP, REMOVE) or (
             move.frm >= 0 and v.is_pawn[move.piece])
         self.halfmove = 0 if irreversible else self.halfmove + 1
-        self.ep = v.rules.ep_after(self, move)
-        v.rules.on_push(self, move)
-        self.side = (self.side + 1) % v.nsides
-        if self.side == 0:
+        # Components set what this move leaves behind (en-passant cell, castling rights, hands...).
+        self.ep = -1
+        rules = v.rules
+        rules.after_push(self, move)
+        side = rules.next_side(self, move)
+        if side < self.side:  # the turn order wrapped round: a new move number
             self.fullmove += 1
+        self.side = side
         self.hash = h ^ self._state_hash()
         self.move_stack.append(move)
         self.history.append(self.hash)
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
-        move, castling, ep, halfmove, fullmove, h, undo_ids, hands, extra, next_id = self._undo.pop()
+        move, side, castling, ep, halfmove, fullmove, h, undo_ids, hands, extra, next_id = self._undo.pop()
         board = self.board
         for cell, before, _after in move.changes:
             board[cell] = before
@@ -224,7 +218,7 @@ class Position:
         self.halfmove = halfmove
         self.fullmove = fullmove
         self.hash = h
-        self.side = (self.side - 1) % self.variant.nsides
+        self.side = side
         if hands is not None:
             self.hands = hands
         if extra is not None:

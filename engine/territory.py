@@ -71,8 +71,11 @@ class TerritoryScorer:
         size = variant.max_code
         self.value = [0] * size
         self.royal = [False] * size
+        # slot[code]: side index + 1, so index 0 collects nothing (empty cells never count)
+        self.slot = [side + 1 for side in variant.owner]
+        self.kind_at = variant.kind_at
         for code in variant.all_codes():
-            kind = variant.kinds[code >> 2]
+            kind = variant.kinds[variant.kind_at[code]]
             self.value[code] = kind.value
             self.royal[code] = kind.letter in royals
 
@@ -110,17 +113,18 @@ class TerritoryScorer:
         first = tuple(sorted(first_set))
         second = tuple(sorted(second_set))
         value = self.value
+        slot = self.slot
         count1 = [0, 0, 0]
         count2 = [0, 0, 0]
-        points = [0, 0, 0]  # indexed by side + 1 (code & 3)
+        points = [0, 0, 0]  # indexed by side + 1
         for c in first:
             code = board[c]
-            count1[code & 3] += 1
-            points[code & 3] += 2 * value[code]
+            count1[slot[code]] += 1
+            points[slot[code]] += 2 * value[code]
         for c in second:
             code = board[c]
-            count2[code & 3] += 1
-            points[code & 3] += value[code]
+            count2[slot[code]] += 1
+            points[slot[code]] += value[code]
         if count1[1] != count1[2]:
             owner: int | None = 0 if count1[1] > count1[2] else 1
         elif count2[1] != count2[2]:
@@ -133,7 +137,7 @@ class TerritoryScorer:
         own_first = 0
         for c in first:
             code = board[c]
-            if code & 3 == mine:
+            if slot[code] == mine:
                 own_first += 1
                 kinds[code] = kinds.get(code, 0) + 1
                 royals += self.royal[code]
@@ -141,7 +145,7 @@ class TerritoryScorer:
         homogeneous = -1
         for code, count in kinds.items():
             if count >= 2 and 2 * count > own_first:
-                homogeneous = code >> 2
+                homogeneous = self.kind_at[code]
                 total *= value[code]
         pts = (total, 0) if owner == 0 else (0, total)
         return Territory(tuple(sorted(cells)), first, second, owner, pts, homogeneous,

@@ -14,6 +14,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from . import codes
 from . import geometry as geo
 from .errors import ChesseryError
 from .geometry import Geometry, Vector
@@ -35,7 +36,7 @@ VARIANT_KEYS: dict[str, str] = {
     "forward": "per side, the grid vector that counts as forward",
     "start": "start position in the text position notation",
     "pieces": "table of piece kinds by letter",
-    "royalty": "checkmate | king_capture | none",
+    "royalty": "checkmate | capture_any (alias king_capture) | capture_all | none",
     "stalemate": "draw | loss | win (for the side that cannot move)",
     "fifty_move": "plies without capture or pawn move that draw (0: off)",
     "repetition": "occurrences of one position that draw (0: off)",
@@ -43,8 +44,8 @@ VARIANT_KEYS: dict[str, str] = {
     "castling": "true when kings castle with rooks",
     "en_passant": "true when pawns capture en passant",
     "promotion": "table: zones (region per side), choices (letters), from_captured (bool), optional (bool)",
-    "rules": "name of the rule hooks class (engine.rules) for what data cannot say",
-    "options": "table of variant-specific settings passed to the rule hooks",
+    "rules": "list of rule component names (engine.components) for what data cannot say",
+    "options": "table of settings read by the variant's rule components",
     "bare_king": "true when a side left with only royal (and non-checking) pieces loses",
     "notation": "move notation name (uci)",
     "line_length": "a side with this many pieces in one straight line wins (0: off)",
@@ -61,7 +62,7 @@ PIECE_KEYS: dict[str, str] = {
     "value": "material or scoring value",
     "glyph": "picture for the display: king queen rook bishop knight pawn, or a letter",
     "remove": "true in a child variant: drop the inherited piece",
-    "hook": "name of a movement hook in the rule class, for moves the notation cannot say",
+    "hook": "name of a movement hook a rule component provides, for moves the notation cannot say",
 }
 GEOMETRY_KEYS = {
     "type", "files", "ranks", "holes", "regions", "step_regions", "cells", "names", "base", "suffixes",
@@ -105,7 +106,7 @@ class Variant:
     promotion_choices: tuple[int, ...] = ()  # kind indices
     promotion_from_captured: bool = False
     promotion_optional: bool = False
-    rules_name: str = "standard"
+    rule_components: tuple[str, ...] = ()  # named in the data's ``rules`` key
     options: dict[str, Any] = field(default_factory=dict)
     bare_king: bool = False
     side_letters: tuple[str, ...] = ()
@@ -115,27 +116,43 @@ class Variant:
     def __post_init__(self) -> None:
         self.nsides = len(self.sides)
         self.kind_index = {k.letter: i for i, k in enumerate(self.kinds)}
+        self.component_names = self._component_names()
         self._compile()
         from .rules import rules_for  # local: rules import this module
         self.rules = rules_for(self)
 
+    def _component_names(self) -> tuple[str, ...]:
+        """The rule components in stage order: what the data flags imply around the ones the
+        ``rules`` key names (generation helpers first, then the named ones, then royalty and the
+        standard ends of a game, so a named component's outcome is asked first)."""
+        first = [name for name, on in (("castling", self.castling), ("en_passant", self.en_passant),
+                                       ("captured_pool", self.promotion_from_captured)) if on]
+        royal = {"checkmate": ["royal_safety"], "king_capture": ["royal_capture"],
+                 "capture_any": ["royal_capture"], "capture_all": ["royal_capture"]}.get(self.royalty, [])
+        last = [name for name, on in (("line", self.line_length > 0), ("bare_king", self.bare_king),
+                                      ("no_moves", True), ("fifty_move", self.fifty_move > 0),
+                                      ("repetition", self.repetition > 0),
+                                      ("insufficient_material", self.insufficient_material == "fide")) if on]
+        named = [n for n in self.rule_components if n not in first + royal + last]
+        return tuple(dict.fromkeys([*first, *named, *royal, *last]))
+
     # -- piece codes -----------------------------------------------------------------------------
-    # A piece code packs kind and side: (kind << 2) | (side + 1); 0 is an empty cell.
+    # Packing lives in engine.codes; the tables below let hot loops look a code up instead.
     def code(self, kind: int, side: int) -> int:
-        return (kind << 2) | (side + 1)
+        return codes.make(kind, side)
 
     @staticmethod
     def side_of(code: int) -> int:
-        return (code & 3) - 1
+        return codes.side_of(code)
 
     @staticmethod
     def kind_of(code: int) -> int:
-        return code >> 2
+        return codes.kind_of(code)
 
     def symbol(self, code: int) -> str:
         """Text of a piece code: ``N``/``n`` for two sides, ``gN`` style marks for more."""
-        kind = self.kinds[code >> 2]
-        side = (code & 3) - 1
+        kind = self.kinds[self.kind_at[code]]
+        side = self.owner[code]
         if self.nsides == 2:
             return kind.letter if side == 0 else kind.letter.lower()
         return self.side_letters[side] + kind.letter
@@ -163,7 +180,16 @@ class Variant:
         (ray, mode, hop, initial); plus reverse attack tables for check detection."""
         g = self.geometry
         n = g.size
-        self.max_code = max(self.all_codes()) + 1
+        self.max_code = codes.table_size(len(self.kinds))
+        #: owner[code]: side index of a piece code, -1 for an empty cell (and unused codes).
+        self.owner = [-1] * self.max_code
+        #: kind_at[code]: kind index of a piece code.
+        self.kind_at = [0] * self.max_code
+        for code in self.all_codes():
+            self.owner[code] = codes.side_of(code)
+            self.kind_at[code] = codes.kind_of(code)
+        #: overlaps[code]: some cell reaches one target by two components (QK, mBF, a ring rider).
+        self.overlaps = [False] * self.max_code
         self.leaps: list[list[tuple[tuple[int, int, int, bool], ...]]] = [[] for _ in range(self.max_code)]
         self.rides: list[list[tuple[tuple[tuple[int, ...], int, bool, bool], ...]]] = [
             [] for _ in range(self.max_code)
@@ -181,8 +207,8 @@ class Variant:
         except ValueError as exc:
             raise ValueError(f"bad start position: {exc}") from None
         for code in self.all_codes():
-            kind = self.kinds[code >> 2]
-            side = (code & 3) - 1
+            kind = self.kinds[self.kind_at[code]]
+            side = self.owner[code]
             self.is_royal[code] = kind.royal
             self.is_pawn[code] = kind.pawn
             comps = parse_betza(kind.betza) if kind.betza else ()
@@ -217,8 +243,17 @@ class Variant:
                                 per_cell_rides[cell].append((ray, comp.mode, comp.hop, comp.initial))
             self.leaps[code] = [_merge_leaps(c) for c in per_cell_leaps]
             self.rides[code] = [tuple(c) for c in per_cell_rides]
+            for cell in range(n):
+                targets = [t for t, *_ in self.leaps[code][cell]]
+                targets += [t for ray, *_ in self.rides[code][cell] for t in ray]
+                if len(targets) != len(set(targets)):
+                    self.overlaps[code] = True
+                    break
             attack_vectors[code] = attacks
         self._compile_attacks(attack_vectors)
+        #: royal pieces each side starts with (``capture_any`` loses when one of them is gone)
+        self.royal_count = [sum(1 for c in start_board if self.owner[c] == s and self.is_royal[c])
+                            for s in range(self.nsides)]
 
     def _compile_attacks(self, attack_vectors: dict[int, list[tuple[Vector, int, bool]]]) -> None:
         """Reverse tables: for a target cell and attacking side, the rays to look along and which
@@ -229,7 +264,7 @@ class Variant:
         by_vec: dict[tuple[int, Vector], dict[int, set[int]]] = {}
         hop_by_vec: dict[tuple[int, Vector], set[int]] = {}
         for code, atts in attack_vectors.items():
-            side = (code & 3) - 1
+            side = self.owner[code]
             for vec, rng, hop in atts:
                 if hop:
                     hop_by_vec.setdefault((side, vec), set()).add(code)
@@ -259,14 +294,14 @@ class Variant:
                         for d in range(len(ray))
                     )
                     per_cell[cell].append((ray, sets))
-            for (s, vec), codes in hop_by_vec.items():
+            for (s, vec), hoppers in hop_by_vec.items():
                 if s != side:
                     continue
                 back = (-vec[0], -vec[1])
                 for cell in range(n):
                     ray = _consistent_ray(g, cell, vec, g.ray(cell, back))
                     if ray:
-                        hop_cell[cell].append((ray, frozenset(codes)))
+                        hop_cell[cell].append((ray, frozenset(hoppers)))
             self.attack_rays.append([_merge_rays(c) for c in per_cell])
             self.hop_rays.append([tuple(c) for c in hop_cell])
 
@@ -454,7 +489,7 @@ def build_variant(name: str, data: dict[str, Any]) -> Variant:
             if ch.upper() not in kind_index:
                 raise VariantError(f"{where}: promotion choice {ch!r} is not a piece")
         choices = tuple(kind_index[ch.upper()] for ch in promo.get("choices", ""))
-    for key, allowed in (("royalty", ("checkmate", "king_capture", "none")),
+    for key, allowed in (("royalty", ("checkmate", "king_capture", "capture_any", "capture_all", "none")),
                          ("stalemate", ("draw", "loss", "win")),
                          ("insufficient_material", ("none", "fide"))):
         if key in data and data[key] not in allowed:
@@ -462,8 +497,17 @@ def build_variant(name: str, data: dict[str, Any]) -> Variant:
     side_letters = tuple(data.get("side_letters", ()))
     if len(sides) > 2 and len(side_letters) != len(sides):
         raise VariantError(f"{where}: 'side_letters' needs one mark per side for {len(sides)} sides")
-    if not 2 <= len(sides) <= 3:
-        raise VariantError(f"{where}: 2 or 3 sides are supported, not {len(sides)}")
+    if not 2 <= len(sides) <= codes.MAX_SIDES:
+        raise VariantError(f"{where}: 2 to {codes.MAX_SIDES} sides are supported, not {len(sides)}")
+    rules = data.get("rules", [])
+    if isinstance(rules, str):
+        rules = [rules]
+    if not isinstance(rules, list) or not all(isinstance(r, str) for r in rules):
+        raise VariantError(f"{where}: 'rules' must be a list of rule component names")
+    from .components import component_names
+    for r in rules:
+        if r not in component_names():
+            raise VariantError(f"{where}: rules: unknown rule component {r!r} (known: {', '.join(component_names())})")
     try:
         return _construct(name, data, geometry, sides, forward, kinds, zones, choices, promo, side_letters)
     except VariantError:
@@ -486,7 +530,9 @@ def _construct(name: str, data: dict[str, Any], geometry: Geometry, sides: tuple
         promotion_zones=zones, promotion_choices=choices,
         promotion_from_captured=bool(promo.get("from_captured", False)),
         promotion_optional=bool(promo.get("optional", False)),
-        rules_name=data.get("rules", "standard"), options=dict(data.get("options", {})),
+        rule_components=tuple(r for r in ([data["rules"]] if isinstance(data.get("rules"), str)
+                                          else data.get("rules", []))),
+        options=dict(data.get("options", {})),
         bare_king=bool(data.get("bare_king", False)), side_letters=side_letters,
         source=data.get("source", ""), line_length=int(data.get("line_length", 0)),
     )

@@ -47,7 +47,8 @@ from firmware_bridge.simboard import SimBoard
 from tests.test_e2e_service import Run, read_game, replay_stream
 
 MATH = engine.find_variant("mathematichess")
-RULES = MATH.rules
+RULES = MATH.rules.component("territory")
+PLACEMENT = MATH.rules.placement
 TIMEOUT = 30.0
 DEBOUNCE_MS = 3
 MOVES = placement_game(MATH, seed=3, board_plies=40)
@@ -73,7 +74,7 @@ def test_the_source_game_has_every_kind_of_move() -> None:
     assert min(shapes.count(s) for s in ("line", "swap", "step")) >= 12
     assert min(shapes[164:188].count(s) for s in ("line", "swap", "step")) >= 7  # the occupancy game's part
     assert longest >= 6  # a line of five pieces or more pushed at once
-    assert RULES.stage(pos) == 2 and RULES.agreement_allowed(pos)
+    assert RULES.stage(pos) == 2 and not RULES.agreement_refusal(pos)
 
 
 def test_whole_game_on_an_identity_board_through_chessery_run(tmp_path: Path) -> None:
@@ -207,7 +208,7 @@ def asks(pos, move) -> bool:
     more than one kind, a terminator, or a move another legal move looks exactly like."""
     shape = shape_of(move)
     if shape == "drop":
-        return len(RULES.remaining(pos, pos.side)) > 1
+        return len(PLACEMENT.remaining(pos, pos.side)) > 1
     if shape == "removal":
         return True
     mine = Shape(move, False)

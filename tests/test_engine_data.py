@@ -22,7 +22,7 @@ BASE = 'geometry = { type = "rectangle", files = 8, ranks = 8 }\nsides = ["white
     ('inherits = "chess"\ngeometry = { type = "hexagon" }', "unknown geometry type 'hexagon'"),
     ('inherits = "chess"\nroyalty = "sometimes"', "royalty must be one of"),
     ('inherits = "chess"\npromotion = { zones = ["rank9", "rank1"] }', "promotion zones"),
-    ('inherits = "chess"\nrules = "nosuch"', "unknown rules 'nosuch'"),
+    ('inherits = "chess"\nrules = "nosuch"', "unknown rule component 'nosuch'"),
     (BASE + 'start = "8/8/8/8/8/8/8/8 w - - 0 1"', "missing key 'pieces'"),
     ('inherits = "chess"\ngeometry = { type = "rectangle", files = 8 }', "geometry needs 'ranks'"),
 ])

@@ -222,7 +222,7 @@ def test_a_lifted_piece_is_asked_about_never_taken_as_the_terminator_by_itself()
     assert r.texts() == []
     r.feed(parse_script("choose yes", MATH)[0])
     assert r.texts() == [f"x{cell}"]
-    assert MATH.rules.terminator_used(r.core.position, 0)
+    assert MATH.rules.component("terminator").used(r.core.position, 0)
 
 
 def test_still_moving_keeps_waiting_for_the_piece() -> None:
@@ -302,7 +302,7 @@ def test_a_whole_seeded_game_replays_move_for_move(style: Style) -> None:
     for text in moves:
         move = pos.parse_move(text)
         shapes.append(shape_of(move))
-        choices += shape_of(move) == "drop" and len(MATH.rules.remaining(pos, pos.side)) > 1
+        choices += shape_of(move) == "drop" and len(MATH.rules.placement.remaining(pos, pos.side)) > 1
         pos.push(move)
     assert shapes.count("drop") == 162 and shapes.count("removal") == 2
     assert min(shapes.count(s) for s in ("line", "swap", "step")) >= 12
@@ -315,4 +315,4 @@ def test_a_whole_seeded_game_replays_move_for_move(style: Style) -> None:
     else:
         assert choices > 150 and len([a for a in asked if a in "KQTRBNGPF"]) == choices
         assert asked.count("yes") == 2
-    assert MATH.rules.score(r.core.position).totals == MATH.rules.score(pos).totals
+    assert MATH.rules.scoring.score(r.core.position).totals == MATH.rules.scoring.score(pos).totals

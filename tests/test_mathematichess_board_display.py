@@ -19,7 +19,8 @@ from display.render import cell_colour, render
 from display.view import View, view_from_position
 
 MATH = engine.find_variant("mathematichess")
-RULES = MATH.rules
+RULES = MATH.rules.component("territory")
+PLACEMENT = MATH.rules.placement
 G = MATH.geometry
 T = Timing()
 GAME = placement_game(MATH, seed=5, board_plies=2)
@@ -116,7 +117,7 @@ def test_a_kind_placed_nine_times_is_no_longer_offered(tmp_path: Path) -> None:
     choices = view_of(session).prompt.choices
     assert "Q" not in [c.key for c in choices]
     assert {c.key: c.count for c in choices}["P"] == 9  # black's pawns are black's business
-    assert dict(RULES.remaining(session.position, 0)) == {c.key: c.count for c in choices}
+    assert dict(PLACEMENT.remaining(session.position, 0)) == {c.key: c.count for c in choices}
 
 
 def test_identity_board_reads_the_placed_piece(tmp_path: Path) -> None:

@@ -8,14 +8,14 @@ import random
 import pytest
 
 from engine import PositionError, parse_fen, start_position
+from engine.components.territory import AgreementError
 from engine.moves import DROP, REMOVE
-from engine.rules import Rules
 from engine.variant import VariantError, variant_from_toml
-from engine.variant_rules.mathematichess import AgreementError
 from tests.test_mathematichess_positions import VARIANT, changes_named, crowded, example, moves_from
 
 V = VARIANT
-RULES = V.rules
+RULES = V.rules.component("territory")
+PLACEMENT = V.rules.placement
 FULL_HANDS = "[9K9Q9T9R9B9N9G9P9F9k9q9t9r9b9n9g9p9f]"
 
 
@@ -24,7 +24,7 @@ def test_start_is_the_empty_board_with_full_hands_and_1521_opening_drops() -> No
     pos = start_position(V)
     assert pos.fen() == "/".join(["13"] * 13) + FULL_HANDS + " w - - 0 1"
     assert RULES.stage(pos) == 1
-    assert RULES.remaining(pos, 0) == [(k, 9) for k in "KQTRBNGPF"]
+    assert PLACEMENT.remaining(pos, 0) == [(k, 9) for k in "KQTRBNGPF"]
     moves = pos.legal_moves()
     texts = [pos.move_text(m) for m in moves]
     assert len(moves) == 9 * 169 == len(set(texts))  # no terminator: white has nothing on the board
@@ -46,7 +46,7 @@ def test_a_drop_has_one_effect_and_empties_the_hand_kind_by_kind() -> None:
     move = pos.parse_move("Q@e4")
     assert move.changes == ((V.geometry.index("e4"), 0, V.parse_symbol("Q")),)
     pos.push(move)
-    assert dict(RULES.remaining(pos, 0))["Q"] == 8
+    assert dict(PLACEMENT.remaining(pos, 0))["Q"] == 8
     pos.pop()
     assert pos.fen() == start_position(V).fen()
 
@@ -56,7 +56,7 @@ def test_side_with_an_empty_hand_moves_on_the_board_while_the_other_still_places
     # still holds a pawn (R3): white moves on the board, black then places its last piece.
     empties = ["a1", "c3", "e5", "g7", "i9", "k11", "m13", "a13", "m1"]
     pos = crowded({"b2": "F"}, empties, term="b", hand="p")
-    assert RULES.stage(pos) == 1 and RULES.remaining(pos, 1) == [("P", 1)]
+    assert RULES.stage(pos) == 1 and PLACEMENT.remaining(pos, 1) == [("P", 1)]
     moves = pos.legal_moves()
     assert not any(m.tag == DROP for m in moves)
     assert {"b2a1", "b2c3"} <= {pos.move_text(m) for m in moves}
@@ -159,11 +159,11 @@ def test_terminator_once_per_side_and_recorded_in_the_position_text() -> None:
     removals = [m for m in pos.legal_moves() if m.tag == REMOVE]
     # any own piece, except settlers the opponent has frozen (R11)
     assert {m.to for m in removals} == set(pos.cells_of(0)) - RULES.frozen_cells(pos, 0)
-    assert sum(m.tag == REMOVE for m in RULES.pseudo_moves(pos)) == 81
+    assert sum(m.tag == REMOVE for m in V.rules.pseudo_moves(pos)) == 81
     m = removals[0]
     assert pos.move_text(m) == f"x{V.geometry.names[m.to]}" and m.changes == ((m.to, pos.board[m.to], 0),)
     pos.push(m)
-    assert pos.fen().endswith("term=w") and RULES.terminator_used(pos, 0)
+    assert pos.fen().endswith("term=w") and V.rules.component("terminator").used(pos, 0)
     assert RULES.agreement_refusal(pos) == "black must play the terminator first"
     black = [x for x in pos.legal_moves() if x.tag == REMOVE]
     assert {x.to for x in black} == set(pos.cells_of(1)) - RULES.frozen_cells(pos, 1)
@@ -184,7 +184,7 @@ def test_secured_territory_freezes_its_cells_and_settlers_against_the_opponent_o
     # e11-e12 (secured by the bishops) and c6 (secured by the two queens)
     assert {"e11", "e12", "e10", "d11", "f11", "d12", "f12", "e13", "d10", "f10", "d13", "f13"} <= frozen
     assert {"c6", "c5", "b6", "d6", "c7", "b5", "d5", "b7", "d7"} <= frozen
-    pseudo = RULES.pseudo_moves(pos)
+    pseudo = V.rules.pseudo_moves(pos)
     touching = [m for m in pseudo if any(g.names[c] in frozen for c, _b, _a in m.changes)]
     texts = {pos.move_text(m) for m in touching}
     assert "g11e12" in texts  # a black knight would invade e12
@@ -228,6 +228,14 @@ def test_bad_position_texts_say_what_is_wrong(text: str, message: str) -> None:
         parse_fen(V, text)
 
 
+def slow_pseudo_moves(pos):  # type: ignore[no-untyped-def]
+    """Every piece asked in turn through its movement hook: the reference for the fast generator."""
+    rules = pos.variant.rules
+    out = rules.piece_moves(pos)
+    rules.component("terminator").generate(pos, out)
+    return out
+
+
 # -- generator cross-check -------------------------------------------------------------------------
 @pytest.mark.parametrize("seed", range(12))
 def test_fast_generator_equals_piece_by_piece_generation_and_moves_undo(seed: int) -> None:
@@ -237,7 +245,7 @@ def test_fast_generator_equals_piece_by_piece_generation_and_moves_undo(seed: in
     empties = rng.sample(names, 7 + len(term))
     pos = crowded({}, empties, side=rng.choice("wb"), term=term, seed=seed)
     fast = pos.variant.rules.pseudo_moves(pos)
-    slow = Rules.pseudo_moves(RULES, pos)  # every piece asked in turn through its hook
+    slow = slow_pseudo_moves(pos)  # every piece asked in turn through its hook
     assert set(fast) == set(slow) and len(fast) == len(slow)
     start = pos.fen()
     for m in pos.legal_moves():
@@ -268,14 +276,14 @@ def play_random_game(seed: int, stage_two_plies: int = 40):
             drops = [m for m in moves if m.tag == DROP]
             move = rng.choice(moves if not drops or rng.random() < 0.02 else drops)
         else:
-            if RULES.agreement_allowed(pos) and checked >= stage_two_plies:
+            if not RULES.agreement_refusal(pos) and checked >= stage_two_plies:
                 break
             removals = [m for m in moves if m.tag == REMOVE]
             others = [m for m in moves if m.tag != REMOVE]
             move = rng.choice(removals if removals and (rng.random() < 0.1 or checked > stage_two_plies)
                               else others)
-            slow = Rules.pseudo_moves(RULES, pos)
-            assert set(RULES.pseudo_moves(pos)) == set(slow)
+            slow = slow_pseudo_moves(pos)
+            assert set(V.rules.pseudo_moves(pos)) == set(slow)
             checked += 1
         before = pos.fen()
         pos.push(move)

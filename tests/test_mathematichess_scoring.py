@@ -11,7 +11,8 @@ from engine.territory import Territory, totals
 from tests.test_mathematichess_positions import EXAMPLE, VARIANT, crowded, example
 
 V = VARIANT
-RULES = V.rules
+RULES = V.rules.component("territory")
+PLACEMENT = V.rules.placement
 G = V.geometry
 
 
@@ -142,7 +143,7 @@ def test_bonus_points_are_options() -> None:
     move = next(m for m in pos.legal_moves() if pos.move_text(m) not in ("c13d13",))
     pos.push(move)
     assert pos.extra.get("homogeneous") == "wb" and "four_sovereign" not in pos.extra
-    assert v.rules.score(pos).bonuses == (("homogeneous", 0, 50), ("homogeneous", 1, 50))
+    assert v.rules.scoring.score(pos).bonuses == (("homogeneous", 0, 50), ("homogeneous", 1, 50))
 
 
 # -- the command ------------------------------------------------------------------------------------

@@ -1,0 +1,77 @@
+"""``castling``: a king moves two cells toward a rook that still has the right, the rook crosses
+over it; never out of, through or into check. Implied by ``castling = true``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..moves import CASTLE, build_move
+from . import Component, register
+
+if TYPE_CHECKING:
+    from ..moves import Move
+    from ..position import Position
+    from ..rules import Rules
+
+
+@register("castling")
+class Castling(Component):
+    def __init__(self, rules: Rules) -> None:
+        super().__init__(rules)
+        v = self.v
+        g = v.geometry
+        self.castle_kings = frozenset(v.code(k, s) for k, kind in enumerate(v.kinds)
+                                      if kind.castles == "king" for s in range(v.nsides))
+        # the king is looked for on the rook's own rank of its own board
+        self.rank_cells = [tuple(c for c in range(g.size) if g.coords[c][1] == g.coords[r][1]
+                                 and g.board_of[c] == g.board_of[r]) for r in range(g.size)]
+
+    def generate(self, pos: Position, out: list[Move]) -> None:
+        if not pos.castling:
+            return
+        v = self.v
+        rules = self.rules
+        g = v.geometry
+        owner = v.owner
+        board = pos.board
+        side = pos.side
+        enemies = rules.enemies[side]
+        for rook in sorted(pos.castling):
+            rcode = board[rook]
+            if owner[rcode] != side:
+                continue
+            king = next((c for c in self.rank_cells[rook]
+                         if owner[board[c]] == side and board[c] in self.castle_kings), -1)
+            if king < 0:
+                continue
+            d = 1 if g.coords[rook][0] > g.coords[king][0] else -1
+            step = g.step((d, 0))
+            k1 = step[king]
+            k2 = step[k1] if k1 >= 0 else -1
+            if k2 < 0:
+                continue
+            # every cell strictly between king and rook must be empty, and the king's landing too
+            c = step[king]
+            clear = True
+            while c != rook and c >= 0:
+                if board[c]:
+                    clear = False
+                    break
+                c = step[c]
+            if not clear or (board[k2] and k2 != rook) or (board[k1] and k1 != rook):
+                continue
+            if any(rules.attacked(pos, x, enemies) for x in (king, k1, k2)):
+                continue
+            out.append(build_move(board, king, k2, tag=CASTLE, relocate=((king, k2), (rook, k1))))
+
+    def after_push(self, pos: Position, move: Move) -> None:
+        castling = pos.castling
+        if not castling:
+            return
+        owner = self.v.owner
+        for cell, before, _after in move.changes:
+            if before in self.castle_kings:
+                castling = frozenset(r for r in castling if owner[pos.board[r]] != owner[before])
+            if cell in castling:
+                castling = castling - {cell}
+        pos.castling = castling

@@ -1,0 +1,73 @@
+"""``en_passant``: a pawn that made a multi-step move may be taken as if it had made one step,
+on the next move only. Implied by ``en_passant = true``; the pieces taking part say so in their
+data (``en_passant``, ``captures_en_passant``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..moves import EN_PASSANT, PLAIN, build_move
+from ..pieces import CAPTURE
+from . import Component, register
+
+if TYPE_CHECKING:
+    from ..moves import Move
+    from ..position import Position
+    from ..rules import Rules
+
+
+@register("en_passant")
+class EnPassant(Component):
+    def __init__(self, rules: Rules) -> None:
+        super().__init__(rules)
+        v = self.v
+        self.capturers = frozenset(v.code(k, s) for k, kind in enumerate(v.kinds)
+                                   for s in range(v.nsides) if kind.captures_en_passant)
+        self.victims = frozenset(v.code(k, s) for k, kind in enumerate(v.kinds)
+                                 for s in range(v.nsides) if kind.en_passant)
+
+    def generate(self, pos: Position, out: list[Move]) -> None:
+        ep = pos.ep
+        if ep < 0:
+            return
+        v = self.v
+        owner = v.owner
+        board = pos.board
+        prev = (pos.side - 1) % v.nsides
+        victim = self.rules.forward_step[prev][ep]
+        if victim < 0 or board[victim] not in self.victims or owner[board[victim]] != prev:
+            return
+        side = pos.side
+        for cell, code in enumerate(board):
+            if owner[code] != side or code not in self.capturers:
+                continue
+            for t, mode, _lame, _i in v.leaps[code][cell]:
+                if t == ep and mode & CAPTURE:
+                    out.append(build_move(board, cell, ep, tag=EN_PASSANT, relocate=((cell, ep),), remove=(victim,)))
+
+    def after_push(self, pos: Position, move: Move) -> None:
+        """Leave the passed-over cell behind, only when an enemy piece could take there, so equal
+        positions hash equal (FIDE's repetition rule)."""
+        if move.tag != PLAIN or move.captured or move.piece not in self.victims:
+            return
+        v = self.v
+        g = v.geometry
+        (fx, fy), (tx, ty) = g.coords[move.frm], g.coords[move.to]
+        dx, dy = tx - fx, ty - fy
+        if dx % 2 or dy % 2 or max(abs(dx), abs(dy)) != 2:
+            return
+        mid = g.step((dx // 2, dy // 2))[move.frm]
+        if mid < 0:
+            return
+        board = pos.board
+        for enemy in self.rules.enemies[v.owner[move.piece]]:
+            for ray, sets in v.attack_rays[enemy][mid]:
+                p = board[ray[0]]
+                if p in self.capturers and p in sets[0]:
+                    pos.ep = mid
+                    return
+
+    def legal_capture(self, pos: Position) -> bool:
+        """Whether an en-passant capture is legal now (the position text writes the field only
+        then, as python-chess does)."""
+        return pos.ep >= 0 and any(m.tag == EN_PASSANT for m in pos.legal_moves())
