@@ -1,12 +1,15 @@
-"""Engine commands: ``variants``, ``moves``, ``perft``. Output formats are interfaces: scripts
-and testers parse them (one item per line; perft's last line is the count alone)."""
+"""Engine commands: ``variants``, ``moves``, ``perft``, ``play``. Output formats are interfaces:
+scripts and testers parse them (one item per line; perft's last line is the count alone; play
+prints the position, then the outcome). Every command that takes a variant name also takes the
+path of a variant file (docs/variants.md)."""
 
 from __future__ import annotations
 
 import argparse
 
-from engine import find_variant, parse_fen, start_position, variant_names
+from engine import IllegalMoveError, Outcome, Position, find_variant, parse_fen, start_position, variant_names
 from engine.perft import divide, perft
+from engine.variant import user_variant_names
 
 
 def _position(args: argparse.Namespace):
@@ -15,8 +18,33 @@ def _position(args: argparse.Namespace):
 
 
 def cmd_variants(args: argparse.Namespace) -> int:
-    for name in variant_names():
+    """Shipped variants, then the user's own variant files (by name, usable like the others)."""
+    for name in variant_names() + user_variant_names():
         print(name)
+    return 0
+
+
+def outcome_text(pos: Position, outcome: Outcome | None) -> str:
+    """``*`` while the game goes on, else the result and the reason: ``1-0 checkmate``,
+    ``1/2-1/2 stalemate``, or for more than two sides the winner's name (``blue checkmate``)."""
+    if outcome is None:
+        return "*"
+    v = pos.variant
+    return f"{outcome.result(v.nsides, v.sides)} {outcome.termination}"
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    pos = _position(args)
+    for index, text in enumerate(args.moves, start=1):
+        over = pos.outcome()
+        if over is not None:
+            raise IllegalMoveError(f"move {index} {text!r}: the game is already over ({outcome_text(pos, over)})")
+        try:
+            pos.push_text(text)
+        except IllegalMoveError:
+            raise IllegalMoveError(f"move {index} {text!r} is not legal in {pos.fen()}") from None
+    print(pos.fen())
+    print(outcome_text(pos, pos.outcome()))
     return 0
 
 
@@ -62,3 +90,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fen", help="position (default: the variant's start)")
     p.add_argument("--divide", action="store_true", help="also print each root move's count")
     p.set_defaults(handler=cmd_perft)
+    p = sub.add_parser("play", help="play moves; print the position, then the outcome (* while it goes on)")
+    p.add_argument("variant")
+    p.add_argument("moves", nargs="*", metavar="MOVE", help="moves in the notation 'chessery moves' prints")
+    p.add_argument("--fen", help="position to start from (default: the variant's start)")
+    p.set_defaults(handler=cmd_play)

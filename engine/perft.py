@@ -27,10 +27,6 @@ def divide(pos: Position, depth: int) -> list[tuple[str, int]]:
     out = []
     for move in pos.legal_moves():
         pos.push(move)
-        out.append((pos.variant and _text(pos, move), perft(pos, depth - 1)))
+        out.append((pos.move_text(move), perft(pos, depth - 1)))
         pos.pop()
     return out
-
-
-def _text(pos: Position, move) -> str:
-    return pos.move_text(move)

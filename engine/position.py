@@ -25,13 +25,14 @@ class Outcome:
     #                   insufficient_material, line, score, agreement, variant-specific names
     winner: int | None
 
-    def result(self, nsides: int = 2) -> str:
-        """PGN-style result for two sides: 1-0, 0-1, 1/2-1/2."""
+    def result(self, nsides: int = 2, sides: tuple[str, ...] = ()) -> str:
+        """PGN-style result for two sides: 1-0, 0-1, 1/2-1/2; for more, the winner's name (from
+        ``sides``) or its number."""
         if self.winner is None:
             return "1/2-1/2"
         if nsides == 2:
             return "1-0" if self.winner == 0 else "0-1"
-        return f"{self.winner + 1}-wins"
+        return sides[self.winner] if sides else f"{self.winner + 1}-wins"
 
 
 _ZOBRIST_CACHE: dict[tuple[int, int], list[list[int]]] = {}

@@ -58,10 +58,10 @@ class Rules:
         for code in variant.all_codes():
             if not variant.is_pawn[code]:
                 continue
-            zone = self.promo_zone[owner[code]]
+            cells_in_zone = self.promo_zone[owner[code]]
             self.may_promote[code] = bytearray(
-                any(zone[t] for t, *_ in variant.leaps[code][c]) or
-                any(zone[t] for ray, *_ in variant.rides[code][c] for t in ray)
+                any(cells_in_zone[t] for t, *_ in variant.leaps[code][c]) or
+                any(cells_in_zone[t] for ray, *_ in variant.rides[code][c] for t in ray)
                 for c in range(n))
 
         # -- components ----------------------------------------------------------------------------
@@ -97,8 +97,8 @@ class Rules:
         self._has_legal = stage("has_legal_move")
         self._validate = stage("validate")
         movers: dict[str, Mover] = {}
-        for c in comps:
-            movers.update(c.movers())
+        for comp in comps:
+            movers.update(comp.movers())
         self.hooks: dict[int, Mover] = {}
         for k, kind in enumerate(variant.kinds):
             if not kind.hook:

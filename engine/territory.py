@@ -131,6 +131,7 @@ class TerritoryScorer:
             owner = 0 if count2[1] > count2[2] else 1
         else:
             return Territory(tuple(sorted(cells)), first, second, None, (points[1], points[2]))
+        assert owner is not None
         mine = owner + 1
         kinds: dict[int, int] = {}
         royals = 0

@@ -8,10 +8,12 @@ that the move generator walks. Errors are ``VariantError`` with a one-line reaso
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from . import codes
@@ -335,8 +337,8 @@ def _merge_rays(items: list[tuple[tuple[int, ...], tuple[frozenset[int], ...]]])
             for i, s in enumerate(old):
                 merged[ray][i] |= s
         else:
-            for i, s in enumerate(sets):
-                merged[key][i] |= s
+            for i, attackers in enumerate(sets):
+                merged[key][i] |= attackers
     return tuple((ray, tuple(frozenset(s) for s in merged[ray])) for ray in order)
 
 
@@ -357,10 +359,17 @@ def _consistent_ray(g: Geometry, cell: int, vec: Vector, ray: tuple[int, ...]) -
 # Loading
 # ---------------------------------------------------------------------------------------------
 def _read(name: str) -> dict[str, Any]:
+    """The data of a shipped variant, else of a user variant file of that name."""
     try:
         text = resources.files("engine.variants").joinpath(f"{name}.toml").read_text(encoding="utf-8")
     except (FileNotFoundError, OSError):
-        raise VariantError(f"unsupported variant: {name!r} (see 'chessery variants')") from None
+        user = user_variants_dir() / f"{name}.toml"
+        if not user.is_file():
+            raise VariantError(f"unsupported variant: {name!r} (see 'chessery variants')") from None
+        try:
+            text = user.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise VariantError(f"variant file {user}: cannot read: {exc}") from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -551,13 +560,64 @@ def variant_names() -> list[str]:
     return sorted(f.name[:-5] for f in files if f.name.endswith(".toml"))
 
 
+def user_variants_dir() -> Path:
+    """Where users keep their own variant files: ``$CHESSERY_VARIANTS_DIR``, else the
+    ``variants`` folder in the platform's config directory for Chessery."""
+    override = os.environ.get("CHESSERY_VARIANTS_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("chessery")) / "variants"
+
+
+def user_variant_names() -> list[str]:
+    """Names of the user's variant files (``<name>.toml`` in ``user_variants_dir()``) that do not
+    shadow a shipped variant, sorted."""
+    folder = user_variants_dir()
+    if not folder.is_dir():
+        return []
+    shipped = set(variant_names())
+    return sorted(f.stem for f in folder.glob("*.toml") if f.stem not in shipped)
+
+
+def variant_from_file(path: str | Path) -> Variant:
+    """A variant from a TOML file anywhere (its name is the file's stem); it may inherit from
+    a shipped variant. ``VariantError`` names the file and the key at fault."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise VariantError(f"variant file {path}: cannot read: {exc}") from None
+    try:
+        return variant_from_toml(path.stem, text)
+    except VariantError as exc:
+        raise VariantError(f"{path}: {exc}") from None
+
+
 def find_variant(name: str) -> Variant:
-    """The variant called ``name``; ``VariantError`` (a ``ValueError``) for unknown names."""
-    if name not in variant_names():
-        raise VariantError(f"unsupported variant: {name!r} (see 'chessery variants')")
-    return load_variant(name)
+    """The variant called ``name``: a shipped variant, a user variant file's name, or a path to a
+    TOML file. ``VariantError`` (a ``ValueError``) for anything else, in one line."""
+    if name.endswith(".toml") or os.sep in name:
+        if not Path(name).is_file():
+            raise VariantError(f"variant file {name!r} does not exist")
+        return _variant_file_cached(str(Path(name).resolve()), Path(name).stat().st_mtime_ns)
+    if not name:
+        raise VariantError("empty variant name (see 'chessery variants')")
+    if name in variant_names():
+        return load_variant(name)
+    user = user_variants_dir() / f"{name}.toml"
+    if user.is_file():
+        return _variant_file_cached(str(user.resolve()), user.stat().st_mtime_ns)
+    raise VariantError(f"unsupported variant: {name!r} (see 'chessery variants')")
+
+
+@cache
+def _variant_file_cached(path: str, _mtime: int) -> Variant:
+    # keyed on the modification time too: an edited file is read again
+    return variant_from_file(path)
 
 
 # Re-exported for callers that build moves by mode.
 __all__ = ["BOTH", "CAPTURE", "MOVE", "PieceKind", "Variant", "VariantError", "find_variant", "load_variant",
-           "variant_from_toml", "variant_names"]
+           "user_variant_names", "user_variants_dir", "variant_from_file", "variant_from_toml", "variant_names"]

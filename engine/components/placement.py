@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..moves import DROP, build_move
+from ..moves import DROP, Move, build_move
 from . import Component, register
 
 if TYPE_CHECKING:
-    from ..moves import Move
     from ..position import Position
 
 
@@ -36,7 +35,7 @@ class Placement(Component):
         v = self.v
         board = pos.board
         empty = [c for c, code in enumerate(board) if not code]
-        out = []
+        out: list[Move] = []
         for kind in sorted(hand):
             if hand[kind]:
                 code = v.code(kind, pos.side)

@@ -84,6 +84,8 @@ class RoyalCapture(Component):
             start = v.royal_count[side]
             lost = (not left) if need_all else len(left) < start
             if lost:
+                if v.nsides == 2:
+                    return Outcome("king_capture", 1 - side)
                 return Outcome("king_capture", prev if side != prev else None)
         return None
 
