@@ -1,9 +1,13 @@
-"""Perft speed: Chessery's general engine against python-chess on the same positions, same run.
+"""Perft speed: Chessery's general engine against python-chess on the same positions, same run,
+then every shipped variant next to FIDE chess.
 
-Both count the last ply without playing it (bulk counting). Prints nodes per second for each and
-the ratio ours/theirs (>1 means Chessery is faster).
+Both count the last ply without playing it (bulk counting). Part 1 prints nodes per second for
+each and the ratio ours/theirs (>1 means Chessery is faster). Part 2 runs every variant from its
+start position (random plies first, so the middle game is measured too) and prints its nodes per
+second and its cost per node against FIDE chess measured the same way in the same run; multi-royal
+variants are also compared with their single-royal twin on the same board.
 
-    .venv/bin/python bench/perft.py [--quick]
+    .venv/bin/python bench/perft.py [--quick] [--variants-only]
 """
 
 from __future__ import annotations
@@ -17,8 +21,10 @@ import chess
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import find_variant, parse_fen
+from engine import find_variant, parse_fen, start_position, variant_names
 from engine.perft import perft
+from engine.position import Position
+from engine.variant import Variant
 
 POSITIONS = [
     ("startpos", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 4, 5),
@@ -47,16 +53,77 @@ def timed(fn, *args) -> tuple[int, float]:  # type: ignore[no-untyped-def]
     return nodes, time.perf_counter() - start
 
 
+#: multi-royal variant -> its single-royal twin on the same board
+TWINS = {"tweedle": "sqchess"}
+
+
+def sample_positions(variant: Variant, count: int, plies: int, seed: int = 1) -> list[Position]:
+    """Positions after ``plies`` random legal plies (fewer if the game ends), seeded."""
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        pos = start_position(variant)
+        for _ in range(rng.randrange(plies // 2, plies + 1)):
+            moves = pos.legal_moves()
+            if not moves or pos.outcome():
+                break
+            pos.push(rng.choice(moves))
+        out.append(Position(variant, pos.board[:], pos.side, castling=pos.castling, ep=pos.ep,
+                            halfmove=pos.halfmove, fullmove=pos.fullmove, hands=[dict(h) for h in pos.hands],
+                            extra=dict(pos.extra)))
+    return out
+
+
+def variant_speed(name: str, budget: float) -> tuple[int, float]:
+    """Nodes and seconds of depth-2 perft (depth 1 where one ply is already large) over sampled
+    positions, until ``budget`` seconds are spent."""
+    variant = find_variant(name)
+    nodes = 0
+    spent = 0.0
+    for pos in sample_positions(variant, 40, 24):
+        depth = 2 if len(pos.legal_moves()) < 400 else 1
+        n, s = timed(perft, pos, depth)
+        nodes += n
+        spent += s
+        if spent > budget:
+            break
+    return nodes, spent
+
+
+def variants_report(budget: float) -> None:
+    print()
+    print(f"{'variant':<22} {'nodes':>9} {'n/s':>9} {'us/node':>8} {'x FIDE':>7}")
+    rates: dict[str, float] = {}
+    names = ["chess", *[n for n in variant_names() if n != "chess"]]
+    for name in names:
+        nodes, spent = variant_speed(name, budget)
+        rates[name] = nodes / spent
+        print(f"{name:<22} {nodes:>9} {nodes / spent:>9.0f} {1e6 * spent / nodes:>8.2f}"
+              f" {rates['chess'] / rates[name]:>7.2f}")
+    for multi, single in TWINS.items():
+        if multi in rates and single in rates:
+            print(f"{multi} per node vs its single-royal twin {single}: {rates[single] / rates[multi]:.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="shallower depths")
+    parser.add_argument("--variants-only", action="store_true", help="only part 2, every variant vs FIDE")
     args = parser.parse_args()
+    if not args.variants_only:
+        fide_vs_python_chess(args.quick)
+    variants_report(1.0 if args.quick else 4.0)
+
+
+def fide_vs_python_chess(quick: bool) -> None:
     variant = find_variant("chess")
     total_ours = total_theirs = 0.0
     total_nodes = 0
     print(f"{'position':<11} {'depth':>5} {'nodes':>10} {'ours n/s':>10} {'py-chess n/s':>12} {'ratio':>6}")
     for name, fen, quick_depth, depth in POSITIONS:
-        d = quick_depth if args.quick else depth
+        d = quick_depth if quick else depth
         ours_nodes, ours_t = timed(perft, parse_fen(variant, fen), d)
         theirs_nodes, theirs_t = timed(their_perft, chess.Board(fen), d)
         assert ours_nodes == theirs_nodes, (name, ours_nodes, theirs_nodes)
