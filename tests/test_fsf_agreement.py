@@ -138,3 +138,47 @@ def play_and_compare(name: str, seed: int) -> dict[str, int]:
 def test_random_playouts_agree_with_fairy_stockfish(name: str, seed: int) -> None:
     endings = play_and_compare(name, seed)
     assert sum(endings.values()) >= 1  # the games reached an end, so outcomes were compared
+
+
+#: Positions random games rarely reach: en passant right after double steps, castling next to
+#: attacked or occupied cells, promotion to every choice, mates and stalemates.
+SPECIAL_POSITIONS = [
+    ("sqchess", "r4k3r/pppppppppp/10/1P1P4P1/10/10/10/10/PPPPPPPPPP/R4K3R b KQkq - 0 1"),
+    ("sqchess", "r4k3r/10/10/10/10/10/10/10/10/R4K3R w KQkq - 0 1"),
+    ("sqchess", "r4k3r/10/10/10/6r3/10/B9/10/10/R4K3R w KQkq - 0 1"),
+    ("sqchess", "r4k3r/10/10/10/10/10/10/10/10/R3IK3R w KQkq - 0 1"),
+    ("sqchess", "5k4/P8P/10/10/10/10/10/10/p8p/5K4 w - - 0 1"),
+    ("sqchess", "5k4/10/10/10/10/10/10/10/10/5K4 w - - 0 1"),
+    ("sqchess", "4k5/10/4K5/10/10/10/10/10/10/I9 w - - 0 1"),
+    ("sqchess", "k9/10/1K8/10/10/10/10/10/10/1S8 w - - 0 1"),
+    ("sqchess", "9k/10/8K1/5S4/10/10/10/10/10/9I b - - 0 1"),  # Biok and Roshop mate
+    ("sqchess", "9k/10/8K1/5S4/10/10/10/10/10/10 b - - 0 1"),  # stalemate
+    ("sqchess-extended", "r4k3r/ppppnnpppp/10/10/10/10/10/10/PPPPNNPPPP/R4K3R w KQkq - 0 1"),
+    ("tweedle", "rnbkqqkbnr/pppppppppp/10/1P6P1/10/10/10/10/P1PPPPPP1P/RNBKQQKBNR b - - 0 1"),
+    ("tweedle", "4r5/10/3k1k4/10/4N5/10/10/10/10/K9 b - - 0 1"),
+    ("tweedle", "10/10/3k1k4/10/4N5/10/10/10/10/K8R b - - 0 1"),
+    ("tweedle", "k6k2/6b3/10/10/10/2B7/10/10/10/K8K b - - 0 1"),
+    ("tweedle", "k9/10/1R8/10/10/10/10/10/10/R3K4k b - - 0 1"),
+    ("tweedle", "k8k/10/1Q6Q1/10/10/10/10/10/10/K8K w - - 0 1"),
+]
+
+
+@pytest.mark.parametrize(("name", "fen"), SPECIAL_POSITIONS)
+def test_special_positions_and_their_replies_agree_with_fairy_stockfish(name: str, fen: str) -> None:
+    """Each position and every position one move later: moves, check, and the end if any."""
+    from engine import parse_fen
+
+    pos = parse_fen(find_variant(name), fen)
+    compared = 0
+    for move in [None, *pos.legal_moves()]:
+        if move is not None:
+            pos.push(move)
+        here = pos.fen()
+        theirs = set(sf.legal_moves(name, here, []))
+        assert {pos.move_text(m) for m in pos.legal_moves()} == theirs, here
+        assert pos.is_check() == sf.gives_check(name, here, []), here
+        check_ending(name, pos, here, [], theirs)
+        compared += 1
+        if move is not None:
+            pos.pop()
+    assert compared >= 1
