@@ -3,7 +3,7 @@ of Parton's booklet: at every position of seeded random games, the same legal mo
 is UCI with ranks written 1..10, as Fairy-Stockfish writes them), the same check status, and at the
 end the same outcome. Each variant is configured in Fairy-Stockfish with the ini below, which states
 the same rules as our TOML (docs/rules/<name>.md). Slow: 5,000+ positions per variant, split by seed
-so pytest-xdist spreads them over workers."""
+so pytest-xdist spreads them over workers; plus chosen positions random games rarely reach."""
 
 from __future__ import annotations
 
@@ -14,8 +14,6 @@ import pytest
 from engine import Position, find_variant, start_position
 
 sf = pytest.importorskip("pyffish")
-
-pytestmark = pytest.mark.slow
 
 #: Fairy-Stockfish variants.ini definitions of the same rules.
 SQCHESS_INI = """
@@ -133,6 +131,7 @@ def play_and_compare(name: str, seed: int) -> dict[str, int]:
     return endings
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("name", sorted(INI))
 def test_random_playouts_agree_with_fairy_stockfish(name: str, seed: int) -> None:
