@@ -162,3 +162,21 @@ def test_king_and_bishop_mate_a_lone_king_with_help_from_the_other_board() -> No
     pos = parse_fen(ALICE, "k7/8/8/8/4B3/8/8/8/8/1K6/8/8/8/8/8/8 b - - 0 1")
     outcome = pos.outcome()
     assert outcome is not None and (outcome.termination, outcome.winner) == ("checkmate", 0)
+
+
+def test_the_referee_reads_alice_castling_and_en_passant_from_sensor_events() -> None:
+    # the controller's generic inference, fed lifts and placements on both boards
+    from controller.replay import Replayer
+    from firmware_bridge.script import parse_script
+
+    def replay(fen: str, script: str) -> list[str]:
+        r = Replayer(parse_fen(ALICE, fen), identity=False)
+        for command in parse_script(script, ALICE):
+            r.feed(command)
+        r.settle()
+        return r.texts()
+
+    castle = "4k3/8/8/8/8/8/8/R3K2R" + EMPTY_B + " w KQ - 0 1"
+    assert replay(castle, "lift e1\nlift h1\nplace g1'\nplace f1'") == ["e1g1"]
+    ep = "4k3/8/8/8/8/8/8/4K3/8/8/8/8/3pP3/8/8/8 b - e3' 0 1"
+    assert replay(ep, "lift d4'\nlift e4'\nplace e3") == ["d4'e3'"]
