@@ -253,6 +253,7 @@ class Variant:
                     break
             attack_vectors[code] = attacks
         self._compile_attacks(attack_vectors)
+        self.start_board = start_board
         #: royal pieces each side starts with (``capture_any`` loses when one of them is gone)
         self.royal_count = [sum(1 for c in start_board if self.owner[c] == s and self.is_royal[c])
                             for s in range(self.nsides)]

@@ -25,6 +25,9 @@ class Castling(Component):
         # the king is looked for on the rook's own rank of its own board
         self.rank_cells = [tuple(c for c in range(g.size) if g.coords[c][1] == g.coords[r][1]
                                  and g.board_of[c] == g.board_of[r]) for r in range(g.size)]
+        start = v.start_board
+        self.one_king = all(sum(1 for c in start if c in self.castle_kings and v.owner[c] == s) <= 1
+                            for s in range(v.nsides))
 
     def generate(self, pos: Position, out: list[Move]) -> None:
         if not pos.castling:
@@ -40,8 +43,7 @@ class Castling(Component):
             rcode = board[rook]
             if owner[rcode] != side:
                 continue
-            king = next((c for c in self.rank_cells[rook]
-                         if owner[board[c]] == side and board[c] in self.castle_kings), -1)
+            king = self.king_for(board, rook, side)
             if king < 0:
                 continue
             d = 1 if g.coords[rook][0] > g.coords[king][0] else -1
@@ -64,14 +66,33 @@ class Castling(Component):
                 continue
             out.append(build_move(board, king, k2, tag=CASTLE, relocate=((king, k2), (rook, k1))))
 
+    def king_for(self, board: list[int], rook: int, side: int) -> int:
+        """The castling king of ``side`` a rook castles with: the nearest one on its rank (with
+        two kings on one rank, as in Tweedle, each castles with the rook on its own side)."""
+        g = self.v.geometry
+        owner = self.v.owner
+        kings = [c for c in self.rank_cells[rook] if owner[board[c]] == side and board[c] in self.castle_kings]
+        if not kings:
+            return -1
+        rx = g.coords[rook][0]
+        return min(kings, key=lambda c: abs(g.coords[c][0] - rx))
+
     def after_push(self, pos: Position, move: Move) -> None:
         castling = pos.castling
         if not castling:
             return
         owner = self.v.owner
         for cell, before, _after in move.changes:
-            if before in self.castle_kings:
+            if before in self.castle_kings and self.one_king:
                 castling = frozenset(r for r in castling if owner[pos.board[r]] != owner[before])
+            elif before in self.castle_kings:
+                # the rights of the rooks this king castled with (judged on the board before)
+                side = owner[before]
+                board_before = pos.board[:]
+                for c, b, _a in move.changes:
+                    board_before[c] = b
+                castling = frozenset(r for r in castling if owner[pos.board[r]] != side
+                                     or self.king_for(board_before, r, side) != cell)
             if cell in castling:
                 castling = castling - {cell}
         pos.castling = castling

@@ -1,15 +1,25 @@
-"""``two_board_transfer`` (Alice Chess's basic rule): a piece moves or captures on the board it
-stands on, then crosses to the corresponding cell of the other board, which must be empty.
-Pieces attack only on their own board (the geometry has no edges between boards). A move is
-legal only if it is legal on its own board before the transfer and the mover's royal is not
-attacked after it, so a piece arriving from the other board may block a check."""
+"""``two_board_transfer`` (Alice Chess): every move is made on the board the piece stands on, then
+the piece crosses to the same cell of the other board, which must be empty. Pieces attack only
+on their own board (the geometry has no edges between boards). Our readings are in
+docs/rules/alice.md:
+
+* A move is legal when the mover's king is not attacked after the transfer, so a piece arriving
+  from the other board may block a check. A king's own move must also be legal on its board
+  (its target not attacked there): a king never steps through check into safety.
+* Castling is the ordinary castling on the board of king and rook (not out of, through or into
+  check there); then both cross, so their landing cells on the other board must be empty.
+* En passant: after a pawn's double step (which lands it on the other board), an enemy pawn on
+  that board may take it as usual, on the cell it passed over there, and then crosses back. The
+  en-passant field names that cell on the pawn's new board (``e3'``).
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..moves import PLAIN, Move, build_move
+from ..moves import CASTLE, EN_PASSANT, PLAIN, SPECIAL, Move, build_move
 from . import Component, register
+from .en_passant import EnPassant
 
 if TYPE_CHECKING:
     from ..position import Position
@@ -24,25 +34,68 @@ class TwoBoardTransfer(Component):
             from ..variant import VariantError
             raise VariantError(f"variant {self.v.name}: two_board_transfer needs a two-board geometry")
         self.other = self.v.geometry.other_board
+        en_passant = rules.component("en_passant")
+        self.ep_victims: frozenset[int] = frozenset()
+        self.ep_capturers: frozenset[int] = frozenset()
+        if isinstance(en_passant, EnPassant):
+            self.ep_victims, self.ep_capturers = en_passant.victims, en_passant.capturers
 
     def transform(self, pos: Position, moves: list[Move]) -> list[Move]:
         board = pos.board
+        other = self.other
         out = []
         for m in moves:
-            if m.tag != PLAIN:
-                continue
-            dest = self.other[m.to]
-            if board[dest]:
-                continue
-            landed = m.promotion or m.piece
-            out.append(build_move(board, m.frm, m.to, relocate=((m.frm, dest),), remove=(m.to,) if m.captured else (),
-                                  become=((dest, landed),) if landed != m.piece else (), promotion=m.promotion))
+            if m.tag == PLAIN:
+                dest = other[m.to]
+                if board[dest]:
+                    continue
+                landed = m.promotion or m.piece
+                out.append(build_move(board, m.frm, m.to, relocate=((m.frm, dest),),
+                                      remove=(m.to,) if m.captured else (),
+                                      become=((dest, landed),) if landed != m.piece else (), promotion=m.promotion))
+            elif m.tag == CASTLE:
+                (king, k2), (rook, k1) = m.relocations
+                if board[other[k2]] or board[other[k1]]:
+                    continue
+                out.append(build_move(board, king, k2, tag=CASTLE, relocate=((king, other[k2]), (rook, other[k1]))))
+            elif m.tag == EN_PASSANT:
+                dest = other[m.to]
+                if board[m.to] or board[dest]:
+                    continue
+                out.append(build_move(board, m.frm, m.to, tag=EN_PASSANT, relocate=((m.frm, dest),),
+                                      remove=m.victims))
         return out
 
     def legality(self, pos: Position, moves: list[Move]) -> list[Move]:
-        # First: legal on its own board, as if it stayed there (a king may not pass through check
-        # on the board it leaves); the royal_safety component then tests the position after it.
+        # A king's own move must be legal on its board before it crosses; the royal_safety
+        # component then tests the position after the transfer for every move.
         side = pos.side
         rules = self.rules
-        return [m for m in moves
-                if rules.is_safe_after(pos, Move(m.frm, m.to, m.piece, m.captured, m.promotion), side)]
+        is_royal = self.v.is_royal
+        return [m for m in moves if not is_royal[m.piece] or m.tag == CASTLE
+                or rules.is_safe_after(pos, Move(m.frm, m.to, m.piece, m.captured, m.promotion), side)]
+
+    def after_push(self, pos: Position, move: Move) -> None:
+        """After a pawn's double step: the passed cell on the board the pawn landed on, when an
+        enemy pawn there could take it en passant."""
+        if move.tag != SPECIAL or move.captured or move.piece not in self.ep_victims:
+            return
+        v = self.v
+        g = v.geometry
+        (fx, fy), (tx, ty) = g.coords[move.frm], g.coords[move.to]
+        dx, dy = tx - fx, ty - fy
+        if dx % 2 or dy % 2 or max(abs(dx), abs(dy)) != 2:
+            return
+        mid = g.step((dx // 2, dy // 2))[move.frm]
+        if mid < 0:
+            return
+        passed = self.other[mid]
+        board = pos.board
+        if board[passed]:
+            return
+        for enemy in self.rules.enemies[v.owner[move.piece]]:
+            for ray, sets in v.attack_rays[enemy][passed]:
+                p = board[ray[0]]
+                if p in self.ep_capturers and p in sets[0]:
+                    pos.ep = passed
+                    return
