@@ -220,10 +220,11 @@ class Position:
         self.fullmove = fullmove
         self.hash = h
         self.side = side
+        # Copies: a Position.copy() shares these undo records with the game it was copied from.
         if hands is not None:
-            self.hands = hands
+            self.hands = [dict(h) for h in hands]
         if extra is not None:
-            self.extra = extra
+            self.extra = dict(extra)
         self.next_id = next_id
         self.move_stack.pop()
         self.history.pop()
