@@ -54,6 +54,7 @@ class Config:
     size: tuple[int, int] = (800, 480)
     frame: str = ""
     link_log: str = ""
+    notation: str = "uci"
     timing: Timing = field(default_factory=Timing)
     gpio: GpioConfig = field(default_factory=GpioConfig)
     source: str = ""  # the file read, for messages
@@ -139,6 +140,7 @@ KEYS: dict[str, tuple[Callable[[Any], Any], str]] = {
     "size": (_size, "window size WIDTHxHEIGHT (windowed and headless)"),
     "frame": (_str, "PNG file the headless display keeps the current frame in"),
     "link_log": (_str, "file for the serial link's log (empty: stderr, warnings only)"),
+    "notation": (_choice("uci", "san"), "uci | san: how chessery run prints accepted moves on stdout"),
     **{f"timing.{f.name}": (_ms, "ms") for f in fields(Timing)},
     "gpio.enabled": (_bool, "false: never touch GPIO"),
     "gpio.pin_factory": (_str, "gpiozero pin factory (empty: gpiozero's choice)"),

@@ -40,6 +40,7 @@ from engine import Variant
 from .board_map import SensorMap
 from .config import Config, load_config
 from .inference import Event
+from .run_options import kiosk_overrides
 from .session import Session, Update
 from .store import GameStore
 
@@ -74,6 +75,7 @@ def configure(args: argparse.Namespace) -> Config:
         over["display"] = "kiosk"
     if args.no_gpio:
         over["gpio"] = replace(config.gpio, enabled=False)
+    over.update(kiosk_overrides(args))
     return replace(config, **over)
 
 
@@ -114,6 +116,7 @@ class Service:
         self._notice = "Waiting for the board"
         self._leds: tuple | None = None
         self._last_status = None
+        self._printed: list[str] = []  # the game's moves as printed in SAN, for "undo" lines
         #: Called on the controller thread with each update, right after it was committed.
         self.on_update: Callable[[Update], None] | None = None
         #: Called on the controller thread with the status just shown (screen, panel, board lights).
@@ -392,9 +395,10 @@ class Service:
 
     def _report(self, update: Update) -> None:
         if self.print_moves:
-            for text in update.undone:
+            undone, accepted = self._printable(update)
+            for text in undone:
                 print(f"undo {text}", file=self.out)
-            for text in update.accepted:
+            for text in accepted:
                 print(text, file=self.out)
             if update.undone or update.accepted:
                 self.out.flush()
@@ -412,6 +416,20 @@ class Service:
             if self.panel is not None and status.kind == "fix":
                 self.panel.beep("error")
             self._last_status = status
+
+    def _printable(self, update: Update) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The update's moves as stdout shows them: the engine's move text (the contract), or
+        SAN with ``notation = "san"``."""
+        if self.config.notation != "san":
+            return update.undone, update.accepted
+        from .screen import NOTATION
+
+        texts = [t.removesuffix(" e.p.") for t in NOTATION.texts(self.session.position)]
+        k = len(update.undone)
+        undone = tuple(reversed(self._printed[len(self._printed) - k:])) if k else ()
+        accepted = tuple(texts[len(texts) - len(update.accepted):]) if update.accepted else ()
+        self._printed = texts
+        return undone, accepted
 
     def _maybe_answer(self) -> None:
         prompt = self.session.status.prompt
