@@ -207,9 +207,11 @@ class Clock:
 
     def takeback(self, now: int) -> None:
         """A move was taken back: the turn goes back to the previous side, whose time runs on
-        from what it has (time is never given back: that is the arbiter's call)."""
+        from what it has (time is never given back, an increment already added stays: adjusting
+        clocks is the arbiter's call)."""
         running = self.running
         self.pause(now)
+        self.remaining[self.turn] -= self._charged(self.turn, self.used)
         self.turn = (self.turn - 1) % self.nsides
         self.moves[self.turn] = max(0, self.moves[self.turn] - 1)
         self.used = 0
