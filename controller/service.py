@@ -117,6 +117,14 @@ class Service:
         self._leds: tuple | None = None
         self._last_status = None
         self._printed: list[str] = []  # the game's moves as printed in SAN, for "undo" lines
+        #: The chess clock (None: untimed), and when the latest move was completed on the board.
+        self.clock = None
+        self._moved_at: int | None = None
+        if config.time_control:
+            from .game_clock import GameClock
+            from .game_extras import GameExtras
+
+            self.clock = GameClock(config.time_control, config.clock, GameExtras(store.path), variant.nsides)
         #: Called on the controller thread with each update, right after it was committed.
         self.on_update: Callable[[Update], None] | None = None
         #: Called on the controller thread with the status just shown (screen, panel, board lights).
@@ -250,12 +258,21 @@ class Service:
         d = self.session.deadline
         if self._answer_at is not None:
             d = self._answer_at if d is None else min(d, self._answer_at)
+        if self.clock is not None:
+            now = self.now()
+            for t in (self.clock.deadline(), self.clock.next_change(now) if self.window is not None else None):
+                if t is not None:
+                    d = t if d is None else min(d, t)
         return d
 
     def _due(self) -> None:
         now = self.now()
         if self.session.deadline is not None and now >= self.session.deadline:
             self._report(self.session.tick(now))
+        if self.clock is not None:
+            outcome = self.clock.tick(self.session, now)
+            if outcome is not None:
+                self._report(self.session.end(outcome, now, "flag fall"))
         self._maybe_answer()
 
     def _handle(self, item: tuple) -> None:
@@ -276,6 +293,8 @@ class Service:
                     piece = code_for_piece(self.variant, ev.piece)
             t = self._event_time(index, ev, now)
             self._catch_up(t)
+            if ev.placed:  # a move is completed by putting a piece down: the clock stops then
+                self._moved_at = t
             self._report(self.session.event(Event(cell, ev.placed, t, piece, resync=ev.synthetic)))
         elif kind == "link":
             _, index, status = item
@@ -416,6 +435,10 @@ class Service:
             if self.panel is not None and status.kind == "fix":
                 self.panel.beep("error")
             self._last_status = status
+        if self.clock is not None:
+            outcome = self.clock.follow(self.session, update, self.now(), self._moved_at)
+            if outcome is not None:
+                self._report(self.session.end(outcome, self.now(), "flag fall"))
 
     def _printable(self, update: Update) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The update's moves as stdout shows them: the engine's move text (the contract), or
@@ -453,7 +476,10 @@ class Service:
         if self.window is not None:
             from .screen import view_of
 
-            self.window.show(view_of(self.session, self._notice))
+            view = view_of(self.session, self._notice)
+            if self.clock is not None:
+                view = replace(view, clocks=self.clock.seconds(self.now()))
+            self.window.show(view)
         if self.panel is not None:
             state = "waiting" if self._notice else "attention" if status.kind in ("ask", "fix") else "ok"
             if self.panel.state != state:

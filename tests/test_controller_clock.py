@@ -133,3 +133,19 @@ def test_formats() -> None:
     assert format_clock(7_340) == "7.3"
     assert pgn_clock(581_000) == "0:09:41"
     assert pgn_clock(580_200) == "0:09:41"
+
+
+@pytest.mark.parametrize(("fen", "flagged", "result", "termination"), [
+    ("4k3/8/8/8/8/8/8/4K2Q w - - 0 1", 1, "1-0", "time_forfeit"),
+    ("4k3/8/8/8/8/8/8/4K2Q w - - 0 1", 0, "1/2-1/2", "timeout_vs_insufficient_material"),
+    ("4k3/8/8/8/8/8/8/4K2N b - - 0 1", 1, "1/2-1/2", "timeout_vs_insufficient_material"),
+    ("4k2p/8/8/8/8/8/8/4K2N b - - 0 1", 1, "1-0", "time_forfeit"),  # K+N can mate a king with a pawn
+    ("4k3/8/8/8/8/8/8/4K2P b - - 0 1", 1, "1-0", "time_forfeit"),
+])
+def test_flag_fall_result_follows_fide(fen: str, flagged: int, result: str, termination: str) -> None:
+    import engine
+    from controller.game_clock import flag_outcome
+
+    pos = engine.parse_fen(engine.find_variant("chess"), fen)
+    outcome = flag_outcome(pos, flagged)
+    assert (outcome.result(), outcome.termination) == (result, termination)
