@@ -6,7 +6,6 @@ US delay, flag fall (a loss, or a draw against a lone king), and a restart that 
 
 from __future__ import annotations
 
-import queue
 import sqlite3
 import threading
 from pathlib import Path
