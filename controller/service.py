@@ -372,9 +372,13 @@ class Service:
                 t = min(int((status.host_time - self._t0) * 1000), self.now())
                 self._report(self.session.sync(self._readings(), t))
                 self._synced = True
-        elif status.state is LinkState.DISCONNECTED or (status.state is LinkState.CONNECTING
-                                                         and index in self._connected):
-            self._notice = f"Board disconnected ({link.name}): keep playing, it catches up when back"
+        elif index not in self._connected and status.state in (LinkState.DISCONNECTED, LinkState.CONNECTING):
+            from .link_notice import never_connected
+
+            self._notice = never_connected(link.name, self.config.port[index] if index < len(self.config.port)
+                                           else link.name)
+        elif status.state is LinkState.DISCONNECTED or status.state is LinkState.CONNECTING:
+            self._notice = f"Board disconnected ({link.name}). Play on: the game catches up when it is back"
         self._leds = None  # a reconnected board lost its lights
 
     def _track(self, index: int, ev) -> None:
