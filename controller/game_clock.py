@@ -57,12 +57,15 @@ def flag_outcome(pos: Position, flagged: int) -> Outcome:
 
 
 class GameClock:
+    """``control``: the time control of new games ("" for untimed games; the operator menu can
+    change it, and the game under way keeps its own)."""
+
     def __init__(self, control: str, options: ClockConfig, extras: GameExtras, nsides: int) -> None:
-        self.control = parse_time_control(control)
+        self.control = parse_time_control(control) if control else None
         self.options = options
         self.extras = extras
         self.nsides = nsides
-        self.clock = Clock(self.control, nsides)
+        self.clock: Clock | None = Clock(self.control, nsides) if self.control else None
         self.game_id: int | None = None
         self._saved_at = 0
         self.paused_by_menu = False
@@ -74,7 +77,7 @@ class GameClock:
         if session.game_id != self.game_id:
             self._bind(session, now)
             return self._running(session, now)
-        if self.game_id is None:
+        if self.game_id is None or self.clock is None:
             return None
         t = min(now, moved_at) if moved_at is not None else now
         plies = len(session.position.move_stack)
@@ -94,18 +97,19 @@ class GameClock:
 
     def _bind(self, session: Session, now: int) -> None:
         self.game_id = session.game_id
-        if self.game_id is None:
-            self.clock = Clock(self.control, self.nsides)
-            return
-        stored = self.extras.clock(self.game_id)
+        stored = self.extras.clock(self.game_id) if self.game_id is not None else None
         if stored is not None:
             self.clock = Clock.from_json(stored[1])
+        elif self.control is None or (self.game_id is not None and session.position.move_stack):
+            self.clock = None  # untimed, or a game that began without a clock stays without one
         else:
             self.clock = Clock(self.control, self.nsides)
             self.clock.turn = session.position.side
             self._save(now)
 
     def _running(self, session: Session, now: int) -> Outcome | None:
+        if self.clock is None:
+            return None
         status = session.status
         want = (session.phase == "play" and self.game_id is not None and not self.paused_by_menu
                 and not (status.kind == "ask" and self.options.pause_on_question)
@@ -119,7 +123,7 @@ class GameClock:
 
     def tick(self, session: Session, now: int) -> Outcome | None:
         """Check the flag; save a running clock now and then."""
-        if self.game_id is None or session.phase != "play":
+        if self.game_id is None or self.clock is None or session.phase != "play":
             return None
         flagged = self.clock.check_flag(now)
         if flagged is not None:
@@ -130,22 +134,26 @@ class GameClock:
         return None
 
     def _save(self, now: int, ply: int | None = None, mover_ms: int | None = None) -> None:
-        if self.game_id is None:
+        if self.game_id is None or self.clock is None:
             return
-        self.extras.save_clock(self.game_id, self.control.text, self.clock.to_json(now), ply, mover_ms)
+        self.extras.save_clock(self.game_id, self.clock.control.text, self.clock.to_json(now), ply, mover_ms)
         self._saved_at = now
 
     # -- for the loop and the screen -------------------------------------------------------------------
     def deadline(self) -> int | None:
         """The next moment the loop must wake for the clock: the flag, the next visible change,
         the next periodic save."""
-        if not self.clock.running:
+        if self.clock is None or not self.clock.running:
             return None
         times = [t for t in (self.clock.flag_at(), self._saved_at + SAVE_EVERY_MS) if t is not None]
         return min(times) if times else None
 
     def next_change(self, now: int) -> int | None:
-        return self.clock.next_change(now)
+        return self.clock.next_change(now) if self.clock is not None else None
 
-    def seconds(self, now: int) -> tuple[float, ...]:
-        return self.clock.seconds(now)
+    def seconds(self, now: int) -> tuple[float, ...] | None:
+        return self.clock.seconds(now) if self.clock is not None else None
+
+    def set_control(self, text: str) -> None:
+        """The time control of the next games ("" or "none": untimed)."""
+        self.control = parse_time_control(text) if text and text != "none" else None

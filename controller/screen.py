@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from display.view import Choice, Fix, Prompt, ScorePanel, Territory, View, piece_view, view_from_position
-from engine import Move, Position
+from engine import Move, Position, parse_fen
 from engine.san import san
 
 from .session import Session
@@ -77,10 +77,8 @@ class MoveNotation:
         self._texts: list[str] = []
 
     def texts(self, pos: Position) -> list[str]:
-        start = pos.copy()
-        while start.move_stack:
-            start.pop()
         stack = tuple(pos.move_stack)
+        start = _fresh(pos, len(stack))
         key = f"{pos.variant.name} {start.fen()}"
         n = len(self._moves)
         if key != self._start or stack[:n] != self._moves:
@@ -100,11 +98,18 @@ class MoveNotation:
 NOTATION = MoveNotation()
 
 
-def _after_undo(pos: Position, undo: int) -> Position:
+def _fresh(pos: Position, back: int) -> Position:
+    """An independent position ``back`` plies before ``pos``. Built from its position text, not
+    by playing on a ``copy()``: a copy shares its undo records (hands, variant state) with the
+    live game, and moves pushed on it after popping would change the live game's records."""
     p = pos.copy()
-    for _ in range(min(undo, len(p.move_stack))):
+    for _ in range(min(back, len(p.move_stack))):
         p.pop()
-    return p
+    return parse_fen(pos.variant, p.fen())
+
+
+def _after_undo(pos: Position, undo: int) -> Position:
+    return _fresh(pos, undo)
 
 
 def readable_question(pos: Position, prompt, texts: list[str]) -> str:

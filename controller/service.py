@@ -120,6 +120,14 @@ class Service:
         #: The chess clock (None: untimed), and when the latest move was completed on the board.
         self.clock = None
         self._moved_at: int | None = None
+        # The operator menu (controller.menu) and what it set: the board turned round, names.
+        from .operator import make_menu
+
+        self.menu = make_menu(self)
+        self.flipped = False
+        self.players: dict[int, str] = {}
+        self._tagged_game: int | None = None
+        self.usb_root = "/"
         if config.time_control:
             from .game_clock import GameClock
             from .game_extras import GameExtras
@@ -137,7 +145,9 @@ class Service:
     def start(self) -> Service:
         from firmware_bridge.link import Link
 
-        for i, (url, offset) in enumerate(zip(self.config.port, self.map.offsets(), strict=True)):
+        # No port: a screen without a board (the operator menu still works).
+        for i, (url, offset) in enumerate(zip(self.config.port, self.map.offsets()[:len(self.config.port)],
+                                              strict=True)):
             link = Link(url, cell_offset=offset, name=f"board {i + 1} ({url})" if len(self.config.port) > 1 else url,
                         states_in_events=True)
             self.links.append(link)
@@ -303,7 +313,7 @@ class Service:
             self._drained.add(item[1])
             self._finish_at_rest = len(self._drained) == len(self.links)
         elif kind == "button":
-            self._report(self.session.button(item[1], now))
+            self._button(item[1], now)
         elif kind == "touch":
             self._touch(item[1], now)
         elif kind == "quit":
@@ -344,10 +354,46 @@ class Service:
         self._clock_offsets[index] = offset
         return min(ev.board_ms + offset, now)
 
-    def _touch(self, ev, now: int) -> None:
-        from display.window import ChoiceClicked, QuitRequested
+    def _button(self, name: str, now: int) -> None:
+        """A panel button: the menu button opens (or closes) the operator menu; while it is open
+        the other buttons move through it and choose."""
+        from . import operator
 
-        if isinstance(ev, ChoiceClicked):
+        session = self.session
+        prompt = session.status.prompt
+        if name == "menu" and self.menu.is_open:
+            self.menu.close()
+        elif name == "menu" and (session.phase != "play" or not session.position.move_stack):
+            operator.open_menu(self)
+        elif name == "menu" and prompt is not None and prompt.kind == "menu":
+            # Pressed again while the game's own menu asks "new game?": the operator menu.
+            self._report(session.answer("no", now))
+            operator.open_menu(self)
+        elif self.menu.is_open:
+            if name in ("next", "previous"):
+                self.menu.move(1 if name == "next" else -1)
+            elif name == "confirm":
+                operator.carry_out(self, self.menu.confirm(), now)
+            elif name == "takeback":
+                self.menu.close()
+        else:
+            self._report(self.session.button(name, now))
+        operator.after_menu(self)
+
+    def _touch(self, ev, now: int) -> None:
+        from display.window import ChoiceClicked, MenuClicked, QuitRequested
+
+        from . import operator
+
+        if isinstance(ev, MenuClicked):
+            operator.open_menu(self)
+        elif isinstance(ev, ChoiceClicked) and self.menu.is_open:
+            try:
+                operator.carry_out(self, self.menu.tap(ev.key), now)
+            except ValueError as exc:  # the screen changed under the finger
+                log.info("touch ignored: %s", exc)
+            operator.after_menu(self)
+        elif isinstance(ev, ChoiceClicked):
             try:
                 self._report(self.session.answer(ev.key, now))
             except ValueError as exc:  # the question changed under the finger
@@ -439,6 +485,10 @@ class Service:
             if self.panel is not None and status.kind == "fix":
                 self.panel.beep("error")
             self._last_status = status
+        if self.players and self.session.game_id != self._tagged_game:
+            from .operator import tag_game
+
+            tag_game(self)
         if self.clock is not None:
             outcome = self.clock.follow(self.session, update, self.now(), self._moved_at)
             if outcome is not None:
@@ -483,6 +533,10 @@ class Service:
             view = view_of(self.session, self._notice)
             if self.clock is not None:
                 view = replace(view, clocks=self.clock.seconds(self.now()))
+            names = [self.players.get(i, "") for i in range(2)]
+            if any(names):
+                view = replace(view, title=" - ".join(n or "?" for n in names))
+            view = replace(view, menu=self.menu.prompt(), menu_button=True, flipped=self.flipped)
             self.window.show(view)
         if self.panel is not None:
             state = "waiting" if self._notice else "attention" if status.kind in ("ask", "fix") else "ok"

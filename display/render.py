@@ -42,8 +42,14 @@ class Layout:
     #: Every text drawn: (text, box, role); role is label, panel, button or value.
     texts: list[tuple[str, pygame.Rect, str]] = field(default_factory=list)
     choices: list[pygame.Rect] = field(default_factory=list)
+    #: The board turned round (``View.flipped``).
+    flip: bool = False
+    #: Where the panel's "Menu" button went (None: not drawn).
+    menu_button: pygame.Rect | None = None
 
     def to_px(self, point: Point) -> Point:
+        if self.flip:
+            return (self.origin[0] - point[0] * self.scale, self.origin[1] + point[1] * self.scale)
         return (self.origin[0] + point[0] * self.scale, self.origin[1] - point[1] * self.scale)
 
     def choice_at(self, pos: tuple[int, int]) -> int | None:
@@ -68,6 +74,10 @@ def render(view: View, surface: pygame.Surface) -> Layout:
     s = min(max(w, h) / 800, min(w, h) / 480)
     layout, label_px = _plan(view, w, h, s)
     surface.fill(theme.BACKGROUND)
+    if view.menu is not None:
+        layout.panel = pygame.Rect(0, 0, w, h)
+        _draw_menu(view.menu, view, surface, layout, s)
+        return layout
     _draw_board(view, surface, layout, label_px)
     pygame.draw.rect(surface, theme.PANEL, layout.panel)
     _draw_panel(view, surface, layout, s)
@@ -159,7 +169,10 @@ def _plan(view: View, w: int, h: int, s: float) -> tuple[Layout, int]:
     # Centre the board drawing inside its area.
     ox = board.x + ml + (board.w - used_w) / 2 - minx * scale
     oy = board.y + mt + (board.h - used_h) / 2 + maxy * scale
-    layout = Layout(size=(w, h), board=board, panel=panel, scale=scale, origin=(ox, oy))
+    if view.flipped:  # the same box, drawn from the other corner
+        ox = board.x + ml + (board.w - used_w) / 2 + maxx * scale
+        oy = board.y + mt + (board.h - used_h) / 2 - miny * scale
+    layout = Layout(size=(w, h), board=board, panel=panel, scale=scale, origin=(ox, oy), flip=view.flipped)
     layout.piece_size = max(4, int(shape.inscribed * scale * 0.9))
     for pts in geo.outlines:
         poly = [layout.to_px(p) for p in pts]
@@ -538,6 +551,16 @@ def _draw_panel(view: View, surface: pygame.Surface, layout: Layout, s: float) -
     inner = layout.panel.inflate(-2 * pad, -2 * pad)
     if inner.w <= 0 or inner.h <= 0:
         return
+    if view.menu_button:
+        bh = round(_BUTTON_MIN * 0.8 * s)
+        rect = pygame.Rect(inner.right - max(inner.w // 3, round(110 * s)), inner.bottom - bh,
+                           max(inner.w // 3, round(110 * s)), bh)
+        pygame.draw.rect(surface, theme.BUTTON, rect, border_radius=round(8 * s))
+        pygame.draw.rect(surface, theme.BUTTON_BORDER, rect, width=max(2, round(2 * s)), border_radius=round(8 * s))
+        img = fitted_text("Menu", _px(18, s), True, theme.TEXT, rect.w - round(8 * s))
+        _put_text(surface, layout, img, "Menu", img.get_rect(center=rect.center), "button")
+        layout.menu_button = rect
+        inner = pygame.Rect(inner.x, inner.y, inner.w, inner.h - bh - round(6 * s))
     if inner.w > 1.5 * inner.h:
         # A wide, short panel (below the board): status on the left, prompt or moves on the right.
         left_w = round(inner.w * 0.44)
@@ -743,6 +766,38 @@ def _draw_prompt(view: View, col: _Column) -> None:
             center=((x + rect.right - round(10 * s)) / 2, rect.centery))
         if img.get_height() <= rect.h:
             _put_text(col.surface, col.layout, img, text, where, "button")
+    col.y += rows * (bh + gap)
+
+
+def _draw_menu(menu: Prompt, view: View, surface: pygame.Surface, layout: Layout, s: float) -> None:
+    """An operator menu screen over the whole window: its title, then a grid of touch buttons
+    (``menu.columns`` wide, else as many columns as the labels allow)."""
+    pygame.draw.rect(surface, theme.PANEL, layout.panel)
+    pad = max(6, round(14 * s))
+    col = _Column(surface, layout, layout.panel.inflate(-2 * pad, -2 * pad), s)
+    col.wrapped(menu.title, 24, bold=True, colour=theme.ACCENT, max_lines=2)
+    col.space(8)
+    n = len(menu.choices)
+    if n == 0 or col.room <= 0:
+        return
+    gap = round(_BUTTON_GAP * s)
+    cols = menu.columns or _columns_that_fit(menu, col.rect.w, s)
+    rows = math.ceil(n / cols)
+    bw = (col.rect.w - (cols - 1) * gap) // cols
+    bh = max(1, min(round(_BUTTON_MAX * 1.2 * s), (col.room - (rows - 1) * gap) // rows))
+    px = _px(_BUTTON_TEXT + 2, s)
+    for i, choice in enumerate(menu.choices):
+        r, c = divmod(i, cols)
+        rect = pygame.Rect(col.rect.x + c * (bw + gap), col.y + r * (bh + gap), bw, bh)
+        selected = i == menu.selected
+        pygame.draw.rect(surface, theme.BUTTON_SELECTED if selected else theme.BUTTON, rect,
+                         border_radius=round(8 * s))
+        pygame.draw.rect(surface, theme.ACCENT if selected else theme.BUTTON_BORDER, rect,
+                         width=max(2, round((4 if selected else 2) * s)), border_radius=round(8 * s))
+        layout.choices.append(rect)
+        img = fitted_text(choice.label, px, selected, theme.TEXT, rect.w - round(12 * s))
+        if img.get_height() <= rect.h:
+            _put_text(surface, layout, img, choice.label, img.get_rect(center=rect.center), "button")
     col.y += rows * (bh + gap)
 
 

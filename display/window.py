@@ -50,11 +50,16 @@ class CellClicked:
 
 
 @dataclass(frozen=True)
+class MenuClicked:
+    """The panel's "Menu" button was touched."""
+
+
+@dataclass(frozen=True)
 class QuitRequested:
     """The window was closed (or Escape pressed in windowed mode)."""
 
 
-InputEvent = ChoiceClicked | CellClicked | QuitRequested
+InputEvent = ChoiceClicked | CellClicked | MenuClicked | QuitRequested
 
 
 class DisplayError(ChesseryError, RuntimeError):
@@ -173,9 +178,13 @@ class Window:
                 resized = True
             elif event.type == pygame.WINDOWEXPOSED:
                 pygame.display.flip()
-            elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-                # SDL turns touches into mouse events too; handling only these avoids double answers.
+            elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and not getattr(event, "touch", False):
+                # SDL turns touches into mouse events too (marked ``touch``): those come as FINGERDOWN.
                 self._click(event.pos)
+            elif event.type == pygame.FINGERDOWN:
+                # Touch coordinates are fractions of the window.
+                size = self._screen.get_size() if self._screen is not None else self.size
+                self._click((round(event.x * size[0]), round(event.y * size[1])))
         self._redraw(force=resized)
         return not self._stopping.is_set()
 
@@ -183,6 +192,14 @@ class Window:
         if self.layout is None or self.view is None:
             return
         index = self.layout.choice_at(pos)
+        if index is not None and self.view.menu is not None:
+            self._on_input(ChoiceClicked(index, self.view.menu.choices[index].key))
+            return
+        if self.view.menu is not None:
+            return  # a menu covers the board: a touch beside its buttons means nothing
+        if self.layout.menu_button is not None and self.layout.menu_button.collidepoint(pos):
+            self._on_input(MenuClicked())
+            return
         if index is not None and self.view.prompt is not None:
             self._on_input(ChoiceClicked(index, self.view.prompt.choices[index].key))
             return
