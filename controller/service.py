@@ -49,6 +49,10 @@ log = logging.getLogger("chessery")
 #: Put on a link's event queue behind everything its board sent: see Service.finish_when_at_rest.
 _DRAINED = object()
 
+#: The controller loop's longest sleep with nothing to do (s): everything it waits for (inputs,
+#: deadlines, the clock's next visible change, the watchdog) wakes it by itself.
+IDLE_WAKE_S = 5.0
+
 #: Pause before the demo player answers a question on a screen someone watches (ms).
 DEMO_ANSWER_MS = 700
 
@@ -128,6 +132,12 @@ class Service:
         self.players: dict[int, str] = {}
         self._tagged_game: int | None = None
         self.usb_root = "/"
+        from .notify import Notifier
+
+        #: systemd's notify socket (Type=notify units): READY once the screen is up, watchdog pings.
+        self.notifier = Notifier()
+        self._ready_sent = False
+        self._ping_at = 0
         if config.time_control:
             from .game_clock import GameClock
             from .game_extras import GameExtras
@@ -233,7 +243,10 @@ class Service:
     def _loop(self) -> None:
         try:
             while not self.stopping.is_set():
-                timeout = 0.5
+                self._notify()
+                timeout = IDLE_WAKE_S
+                if self.notifier.ping_ms is not None:
+                    timeout = min(timeout, max(0.0, (self._ping_at - self.now()) / 1000))
                 deadline = self._next_deadline()
                 if deadline is not None:
                     timeout = max(0.0, (deadline - self.now()) / 1000)
@@ -263,6 +276,22 @@ class Service:
                 self.window.stop()
         finally:
             self.finished.set()
+
+    def _notify(self) -> None:
+        """READY=1 once the screen shows its first frame; WATCHDOG=1 every half watchdog period
+        while this loop runs and the window's loop is alive too (a hung display must be restarted
+        as much as a hung controller)."""
+        if not self.notifier.enabled:
+            return
+        window = self.window
+        if not self._ready_sent and (window is None or window.renders > 0):
+            self._ready_sent = self.notifier.ready(f"refereeing {self.variant.title}")
+        ping = self.notifier.ping_ms
+        now = self.now()
+        if ping is not None and self._ready_sent and now >= self._ping_at:
+            if window is None or time.monotonic() - window.alive_at < 2 * ping / 1000:
+                self.notifier.watchdog()
+            self._ping_at = now + ping
 
     def _next_deadline(self) -> int | None:
         d = self.session.deadline

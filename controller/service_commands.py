@@ -84,9 +84,9 @@ def cmd_layouts(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from .service import run_service
+    from .unattended import run_guarded
 
-    return run_service(args)
+    return run_guarded(args)
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import queue
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +35,13 @@ from .render import Layout, render
 from .view import View
 
 MODES = ("kiosk", "windowed", "headless")
+
+#: How often the loop looks for touches and clicks while nothing else wakes it (s). SDL's own
+#: wait is a 1 ms polling loop on the dummy and KMS/DRM drivers (about a thousand wake-ups a
+#: second); the loop sleeps on a threading event instead and asks SDL this often, which keeps a
+#: touch answered within a frame or two. Headless has no input: it wakes only for new views.
+INPUT_POLL_S = 0.04
+IDLE_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -94,6 +102,9 @@ class Window:
         self.layout: Layout | None = None
         #: Frames rendered so far (a render happens only for a changed view or a new window size).
         self.renders = 0
+        #: time.monotonic() of the loop's latest turn: the service's watchdog checks the loop lives.
+        self.alive_at = time.monotonic()
+        self._woken = threading.Event()
 
     # -- any thread ------------------------------------------------------------------------------
     def show(self, view: View) -> None:
@@ -101,12 +112,14 @@ class Window:
         with self._lock:
             self._pending = view
             self._wake()
+        self._woken.set()
 
     def stop(self) -> None:
         """Ask the loop to return. Safe from any thread."""
         self._stopping.set()
         with self._lock:
             self._wake()
+        self._woken.set()
 
     def _wake(self) -> None:
         # Called with the lock held. One wake-up event at a time is enough: the loop takes the newest view.
@@ -153,9 +166,14 @@ class Window:
         """Open the display and loop until :meth:`stop` or the window is closed."""
         if self._screen is None:
             self.open()
+        poll = IDLE_S if self.mode == "headless" else INPUT_POLL_S
         try:
-            while self.step(timeout=1.0):
-                pass
+            while True:
+                self._woken.wait(poll)
+                self._woken.clear()
+                self.alive_at = time.monotonic()
+                if not self.step():
+                    break
         finally:
             self.close()
 
