@@ -80,7 +80,8 @@ def test_running_service_says_ready_and_pings_the_watchdog(tmp_path: Path) -> No
 def red_pixels(png: Path) -> int:
     image = pygame.image.load(str(png))
     w, h = image.get_size()
-    return sum(1 for x in range(0, w, 2) for y in range(0, h // 3, 2) if tuple(image.get_at((x, y)))[:3] == theme.RESULT)
+    return sum(1 for x in range(0, w, 2) for y in range(0, h // 3, 2)
+               if tuple(image.get_at((x, y)))[:3] == theme.RESULT)
 
 
 @pytest.mark.parametrize(("config", "words"), [
