@@ -40,7 +40,7 @@ MODES = ("kiosk", "windowed", "headless")
 #: wait is a 1 ms polling loop on the dummy and KMS/DRM drivers (about a thousand wake-ups a
 #: second); the loop sleeps on a threading event instead and asks SDL this often, which keeps a
 #: touch answered within a frame or two. Headless has no input: it wakes only for new views.
-INPUT_POLL_S = 0.04
+INPUT_POLL_S = 0.05
 IDLE_S = 1.0
 
 
