@@ -118,6 +118,10 @@ def readable_question(pos: Position, prompt, texts: list[str]) -> str:
         back = next((o.undo for o in prompt.options if o.undo), 0)
         if back:
             return f"Take back {' '.join(texts[len(texts) - back:])}?"
+    if prompt.kind == "removal":
+        opt = next((o for o in prompt.options if o.moves and o.texts), None)
+        if opt is not None:
+            return prompt.question.replace(f"({opt.texts[0]})", f"({san(_fresh(pos, 0), opt.moves[0])})")
     return prompt.question
 
 
@@ -125,6 +129,8 @@ def readable_label(pos: Position, opt, kind: str, texts: list[str]) -> str:
     """An answer's label with its moves in readable notation."""
     if kind == "takeback" and opt.undo:
         return f"Take back {' '.join(texts[len(texts) - opt.undo:])}"
+    if kind == "removal" and opt.moves and opt.texts:
+        return opt.label.replace(opt.texts[0], san(_fresh(pos, 0), opt.moves[0]))
     if kind == "which_move" and opt.moves and opt.label == opt.key:
         p = _after_undo(pos, opt.undo)
         out = []

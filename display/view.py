@@ -47,6 +47,7 @@ the one on screen, so the controller may send the same view as often as it likes
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine import Geometry, Position
 
@@ -175,7 +176,7 @@ def view_from_position(pos: Position, **parts) -> View:
                    if kind.glyph not in STANDARD_GLYPHS)
     hands = tuple(tuple((piece_view(v, v.code(kind, side)), n) for kind, n in sorted(hand.items()) if n)
                   for side, hand in enumerate(pos.hands))
-    fields = dict(
+    fields: dict[str, Any] = dict(
         title=v.title, geometry=v.geometry, pieces=pieces, sides=tuple(v.sides),
         side_to_move=None if outcome else pos.side,
         phase="game over" if outcome else "",
