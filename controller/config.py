@@ -40,7 +40,6 @@ class GpioConfig:
     buzzer: Pin = 13
     encoder_a: Pin = None
     encoder_b: Pin = None
-    clock: Pin = None
 
 
 @dataclass(frozen=True)
@@ -188,7 +187,7 @@ KEYS: dict[str, tuple[Callable[[Any], Any], str]] = {
     "gpio.enabled": (_bool, "false: never touch GPIO"),
     "gpio.pin_factory": (_str, "gpiozero pin factory (empty: gpiozero's choice)"),
     **{f"gpio.{name}": (_pin, "pin") for name in
-       ("confirm", "takeback", "menu", "led_ok", "led_attention", "buzzer", "encoder_a", "encoder_b", "clock")},
+       ("confirm", "takeback", "menu", "led_ok", "led_attention", "buzzer", "encoder_a", "encoder_b")},
 }
 
 
@@ -223,7 +222,7 @@ def parse_config(data: dict[str, Any], source: str = "config") -> Config:
     top = {k: v for k, v in values.items() if "." not in k}
     config = Config(**top, timing=timing, gpio=gpio, event=event, clock=clock, source=source)
     pins = [(name, getattr(gpio, name)) for name in ("confirm", "takeback", "menu", "led_ok", "led_attention",
-                                                     "buzzer", "encoder_a", "encoder_b", "clock")]
+                                                     "buzzer", "encoder_a", "encoder_b")]
     seen: dict[Pin, str] = {}
     for name, pin in pins:
         if pin is None:
