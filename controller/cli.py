@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.handler(args) or 0)
-    except (UsageError, ValueError) as exc:
+    except (ChesseryError, ValueError, OSError) as exc:
         print(f"chessery {args.command}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -43,6 +43,23 @@ class GpioConfig:
 
 
 @dataclass(frozen=True)
+class EventConfig:
+    """PGN tags of the event; the operator menu can set the players per game."""
+
+    name: str = "Chessery game"
+    site: str = "?"
+    round: str = "?"
+    white: str = "?"
+    black: str = "?"
+
+
+@dataclass(frozen=True)
+class ClockConfig:
+    pause_on_question: bool = True
+    pause_on_fix: bool = False
+
+
+@dataclass(frozen=True)
 class Config:
     variant: str = "chess"
     port: tuple[str, ...] = ()
@@ -54,8 +71,13 @@ class Config:
     size: tuple[int, int] = (800, 480)
     frame: str = ""
     link_log: str = ""
+    notation: str = "uci"
+    time_control: str = ""
+    operator_pin: str = ""
     timing: Timing = field(default_factory=Timing)
     gpio: GpioConfig = field(default_factory=GpioConfig)
+    event: EventConfig = field(default_factory=EventConfig)
+    clock: ClockConfig = field(default_factory=ClockConfig)
     source: str = ""  # the file read, for messages
 
 
@@ -126,6 +148,22 @@ def _pin(v: Any) -> Pin:
     raise ValueError(f"expected a GPIO pin (0-27, a gpiozero pin name, or false), got {v!r}")
 
 
+def _time_control(v: Any) -> str:
+    from .clock import parse_time_control
+
+    if v in ("", "none"):
+        return ""
+    return parse_time_control(_str(v)).text
+
+
+def _digits(v: Any) -> str:
+    if isinstance(v, int) and not isinstance(v, bool):
+        v = str(v)
+    if not isinstance(v, str) or not (v == "" or (v.isdigit() and 3 <= len(v) <= 8)):
+        raise ValueError(f"expected 3 to 8 digits in quotes (or empty for no PIN), got {v!r}")
+    return v
+
+
 #: Every key: (parser, description). Sections are dotted.
 KEYS: dict[str, tuple[Callable[[Any], Any], str]] = {
     "variant": (_str, "variant name (chessery variants)"),
@@ -139,6 +177,12 @@ KEYS: dict[str, tuple[Callable[[Any], Any], str]] = {
     "size": (_size, "window size WIDTHxHEIGHT (windowed and headless)"),
     "frame": (_str, "PNG file the headless display keeps the current frame in"),
     "link_log": (_str, "file for the serial link's log (empty: stderr, warnings only)"),
+    "notation": (_choice("uci", "san"), "uci | san: how chessery run prints accepted moves on stdout"),
+    "time_control": (_time_control, "chess clock: 5+3, 90+30, 40/90+30,30+30, 5d3, 5b3; empty: no clock"),
+    "operator_pin": (_digits, "digits the operator menu asks before its settings (empty: no PIN)"),
+    **{f"event.{name}": (_str, "PGN tag") for name in ("name", "site", "round", "white", "black")},
+    "clock.pause_on_question": (_bool, "stop the clock while a question is open"),
+    "clock.pause_on_fix": (_bool, "stop the clock while the board must be fixed"),
     **{f"timing.{f.name}": (_ms, "ms") for f in fields(Timing)},
     "gpio.enabled": (_bool, "false: never touch GPIO"),
     "gpio.pin_factory": (_str, "gpiozero pin factory (empty: gpiozero's choice)"),
@@ -173,8 +217,10 @@ def parse_config(data: dict[str, Any], source: str = "config") -> Config:
             raise ConfigError(f"{source}: {key}: {exc}") from None
     timing = replace(Timing(), **{k[7:]: v for k, v in values.items() if k.startswith("timing.")})
     gpio = replace(GpioConfig(), **{k[5:]: v for k, v in values.items() if k.startswith("gpio.")})
+    event = replace(EventConfig(), **{k[6:]: v for k, v in values.items() if k.startswith("event.")})
+    clock = replace(ClockConfig(), **{k[6:]: v for k, v in values.items() if k.startswith("clock.")})
     top = {k: v for k, v in values.items() if "." not in k}
-    config = Config(**top, timing=timing, gpio=gpio, source=source)
+    config = Config(**top, timing=timing, gpio=gpio, event=event, clock=clock, source=source)
     pins = [(name, getattr(gpio, name)) for name in ("confirm", "takeback", "menu", "led_ok", "led_attention",
                                                      "buzzer", "encoder_a", "encoder_b")]
     seen: dict[Pin, str] = {}

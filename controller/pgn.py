@@ -1,13 +1,26 @@
-"""PGN export of a stored game: the seven standard tags, ``Variant``, the start position when
-it is not the variant's own, and the moves in the variant's notation (the engine's move text)."""
+"""PGN export of a stored game, for PGN readers such as python-chess, ChessBase or lichess.
+
+Tags: the Seven Tag Roster (Event, Site, Date, Round, White, Black, Result) from the game's own
+tags (set at the board through the operator menu) over the configuration's ``[event]`` section,
+then ``Variant`` for anything but chess, ``SetUp``/``FEN`` when the game did not start from the
+variant's start, ``TimeControl`` for a timed game, ``Termination``. Movetext is SAN for chess
+(``engine.san``; plain ``exd6`` for en passant, as PGN readers expect) and each variant's
+readable notation otherwise; after each move of a timed game a ``{[%clk H:MM:SS]}`` comment
+holds the time the mover had left.
+"""
 
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Mapping, Sequence
 
 import engine
+from engine.san import san
 
 from .store import GameRecord
+
+#: The Seven Tag Roster, in its order.
+ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 
 
 def _escape(value: str) -> str:
@@ -15,36 +28,54 @@ def _escape(value: str) -> str:
 
 
 def export_pgn(game: GameRecord, *, event: str = "Chessery game", site: str = "?", white: str = "?",
-               black: str = "?") -> str:
-    """The game as PGN text. Raises ``ValueError`` if a stored move is not legal for the variant
-    (a store written by a different rule set)."""
+               black: str = "?", round: str = "?", tags: Mapping[str, str] | None = None,
+               time_control: str = "", clocks: Sequence[int | None] = ()) -> str:
+    """The game as PGN text. ``tags`` (e.g. names from the menu) override the keyword values;
+    ``clocks`` holds per ply the mover's time left in ms (None: not known). Raises
+    ``ValueError`` if a stored move is not legal for the variant (a store written by a different
+    rule set)."""
     variant = engine.find_variant(game.variant)
     pos = engine.parse_fen(variant, game.start_fen)
     first_side, first_number = pos.side, pos.fullmove
+    texts: list[str] = []
     for ply, text in enumerate(game.moves, 1):
         try:
-            pos.push_text(text)
+            move = pos.parse_move(text)
         except ValueError as exc:
             raise ValueError(f"game {game.id}, ply {ply}: {exc}") from None
-    tags = [
-        ("Event", event), ("Site", site), ("Date", game.started[:10].replace("-", ".")), ("Round", "-"),
-        ("White", white), ("Black", black), ("Result", game.result), ("Variant", variant.name),
-    ]
+        texts.append(san(pos, move))
+        pos.push(move)
+    values = {"Event": event, "Site": site, "Date": game.started[:10].replace("-", "."), "Round": round,
+              "White": white, "Black": black, "Result": game.result}
+    for name, value in (tags or {}).items():
+        if value:
+            values[name] = value
+    values["Result"] = game.result
+    out = [(name, values.pop(name)) for name in ROSTER]
+    if variant.name != "chess":
+        out.append(("Variant", variant.name))
     if game.start_fen != variant.start:
-        tags += [("SetUp", "1"), ("FEN", game.start_fen)]
+        out += [("SetUp", "1"), ("FEN", game.start_fen)]
+    if time_control:
+        out.append(("TimeControl", time_control))
     if game.termination:
-        tags.append(("Termination", game.termination.replace("_", " ")))
+        out.append(("Termination", game.termination.replace("_", " ")))
     if variant.nsides != 2:
-        tags.append(("Players", " ".join(variant.sides)))
-    head = "".join(f'[{name} "{_escape(value)}"]\n' for name, value in tags)
+        out.append(("Players", " ".join(variant.sides)))
+    out += sorted(values.items())
+    head = "".join(f'[{name} "{_escape(value)}"]\n' for name, value in out)
     tokens: list[str] = []
     side, number = first_side, first_number
-    for n, text in enumerate(game.moves):
+    from .clock import pgn_clock
+
+    for n, text in enumerate(texts):
         if side == 0:
             tokens.append(f"{number}.")
-        elif n == 0:
-            tokens.append(f"{number}...")
+        elif n == 0 or (n > 0 and n < len(clocks) and clocks[n - 1] is not None):
+            tokens.append(f"{number}...")  # after a comment a reader needs the number again
         tokens.append(text)
+        if n < len(clocks) and clocks[n] is not None:
+            tokens.append("{[%clk " + pgn_clock(int(clocks[n])) + "]}")  # type: ignore[arg-type]
         side = (side + 1) % variant.nsides
         if side == 0:
             number += 1

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from display.view import Choice, Fix, Prompt, ScorePanel, Territory, View, piece_view, view_from_position
-from engine import Position
+from engine import Move, Position, parse_fen
+from engine.san import san
 
 from .session import Session
 
@@ -30,7 +31,8 @@ def view_of(session: Session, notice: str = "") -> View:
     if status.kind == "fix":
         phase = "fix the board"
     message = f"{notice}. {status.message}" if notice else status.message
-    view = view_from_position(pos, status=message, scores=score_panel(pos))
+    texts = NOTATION.texts(pos)
+    view = view_from_position(pos, status=message, scores=score_panel(pos), moves=tuple(texts))
     outcome = session.outcome
     if outcome is not None and not view.result:
         # An ending the position does not show by itself (agreement).
@@ -55,8 +57,89 @@ def view_of(session: Session, notice: str = "") -> View:
             elif opt.moves and status.prompt.kind == "removal":
                 piece = piece_view(variant, opt.moves[-1].piece)
             choices.append(Choice(opt.label, opt.key, piece, count))
-        prompt = Prompt(status.prompt.question, tuple(choices), min(session.selected, len(choices) - 1))
+        title = readable_question(pos, status.prompt, texts)
+        choices = [replace(c, label=readable_label(pos, opt, status.prompt.kind, texts))
+                   for c, opt in zip(choices, status.prompt.options, strict=True)]
+        prompt = Prompt(title, tuple(choices), min(session.selected, len(choices) - 1))
+        if view.status.endswith(status.prompt.question):
+            view = replace(view, status=view.status[:-len(status.prompt.question)] + title)
     return replace(view, highlights=highlights, prompt=prompt)
+
+
+class MoveNotation:
+    """The readable notation (``engine.san``) of a game's moves, for the move list and prompts.
+    Working one out replays the game, so the texts of the game on screen are kept and only the
+    moves played since are added (the service draws after every input)."""
+
+    def __init__(self) -> None:
+        self._start = ""
+        self._moves: tuple[Move, ...] = ()
+        self._texts: list[str] = []
+
+    def texts(self, pos: Position) -> list[str]:
+        stack = tuple(pos.move_stack)
+        start = _fresh(pos, len(stack))
+        key = f"{pos.variant.name} {start.fen()}"
+        n = len(self._moves)
+        if key != self._start or stack[:n] != self._moves:
+            self._start, self._moves, self._texts = key, (), []
+            n = 0
+        if n < len(stack):
+            for move in stack[:n]:
+                start.push(move)
+            for move in stack[n:]:
+                self._texts.append(san(start, move, display=True))
+                start.push(move)
+        self._moves = stack
+        return list(self._texts)
+
+
+#: One per process: the service shows one game at a time.
+NOTATION = MoveNotation()
+
+
+def _fresh(pos: Position, back: int) -> Position:
+    """An independent position ``back`` plies before ``pos``. Built from its position text, not
+    by playing on a ``copy()``: a copy shares its undo records (hands, variant state) with the
+    live game, and moves pushed on it after popping would change the live game's records."""
+    p = pos.copy()
+    for _ in range(min(back, len(p.move_stack))):
+        p.pop()
+    return parse_fen(pos.variant, p.fen())
+
+
+def _after_undo(pos: Position, undo: int) -> Position:
+    return _fresh(pos, undo)
+
+
+def readable_question(pos: Position, prompt, texts: list[str]) -> str:
+    """The question with moves in readable notation ("Take back Nf3?")."""
+    if prompt.kind == "takeback":
+        back = next((o.undo for o in prompt.options if o.undo), 0)
+        if back:
+            return f"Take back {' '.join(texts[len(texts) - back:])}?"
+    if prompt.kind == "removal":
+        opt = next((o for o in prompt.options if o.moves and o.texts), None)
+        if opt is not None:
+            return prompt.question.replace(f"({opt.texts[0]})", f"({san(_fresh(pos, 0), opt.moves[0])})")
+    return prompt.question
+
+
+def readable_label(pos: Position, opt, kind: str, texts: list[str]) -> str:
+    """An answer's label with its moves in readable notation."""
+    if kind == "takeback" and opt.undo:
+        return f"Take back {' '.join(texts[len(texts) - opt.undo:])}"
+    if kind == "removal" and opt.moves and opt.texts:
+        return opt.label.replace(opt.texts[0], san(_fresh(pos, 0), opt.moves[0]))
+    if kind == "which_move" and opt.moves and opt.label == opt.key:
+        p = _after_undo(pos, opt.undo)
+        out = []
+        for move in opt.moves:
+            out.append(san(p, move, display=True))
+            p.push(move)
+        suffix = opt.key.rsplit(" #", 1)[1] if " #" in opt.key else ""
+        return " ".join(out) + (f" #{suffix}" if suffix else "")
+    return opt.label
 
 
 def score_panel(pos: Position) -> ScorePanel | None:

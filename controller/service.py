@@ -40,6 +40,7 @@ from engine import Variant
 from .board_map import SensorMap
 from .config import Config, load_config
 from .inference import Event
+from .run_options import kiosk_overrides
 from .session import Session, Update
 from .store import GameStore
 
@@ -47,6 +48,12 @@ log = logging.getLogger("chessery")
 
 #: Put on a link's event queue behind everything its board sent: see Service.finish_when_at_rest.
 _DRAINED = object()
+
+#: The controller loop's longest sleep with nothing to do (s): everything it waits for (inputs,
+#: deadlines, the clock's next visible change, the watchdog) wakes it by itself.
+IDLE_WAKE_S = 5.0
+#: The serial link's read timeout (s): see Service.start.
+IDLE_READ_S = 0.25
 
 #: Pause before the demo player answers a question on a screen someone watches (ms).
 DEMO_ANSWER_MS = 700
@@ -74,6 +81,7 @@ def configure(args: argparse.Namespace) -> Config:
         over["display"] = "kiosk"
     if args.no_gpio:
         over["gpio"] = replace(config.gpio, enabled=False)
+    over.update(kiosk_overrides(args))
     return replace(config, **over)
 
 
@@ -114,6 +122,29 @@ class Service:
         self._notice = "Waiting for the board"
         self._leds: tuple | None = None
         self._last_status = None
+        self._printed: list[str] = []  # the game's moves as printed in SAN, for "undo" lines
+        #: The chess clock (None: untimed), and when the latest move was completed on the board.
+        self.clock = None
+        self._moved_at: int | None = None
+        # The operator menu (controller.menu) and what it set: the board turned round, names.
+        from .operator import make_menu
+
+        self.menu = make_menu(self)
+        self.flipped = False
+        self.players: dict[int, str] = {}
+        self._tagged_game: int | None = None
+        self.usb_root = "/"
+        from .notify import Notifier
+
+        #: systemd's notify socket (Type=notify units): READY once the screen is up, watchdog pings.
+        self.notifier = Notifier()
+        self._ready_sent = False
+        self._ping_at = 0
+        if config.time_control:
+            from .game_clock import GameClock
+            from .game_extras import GameExtras
+
+            self.clock = GameClock(config.time_control, config.clock, GameExtras(store.path), variant.nsides)
         #: Called on the controller thread with each update, right after it was committed.
         self.on_update: Callable[[Update], None] | None = None
         #: Called on the controller thread with the status just shown (screen, panel, board lights).
@@ -126,9 +157,14 @@ class Service:
     def start(self) -> Service:
         from firmware_bridge.link import Link
 
-        for i, (url, offset) in enumerate(zip(self.config.port, self.map.offsets(), strict=True)):
+        # No port: a screen without a board (the operator menu still works).
+        for i, (url, offset) in enumerate(zip(self.config.port, self.map.offsets()[:len(self.config.port)],
+                                              strict=True)):
+            # A read returns as soon as a byte arrives; the timeout only sets how often an idle
+            # link wakes up (the board's heartbeat wakes it anyway): 50 times a second was 0.7 %
+            # of a core for nothing.
             link = Link(url, cell_offset=offset, name=f"board {i + 1} ({url})" if len(self.config.port) > 1 else url,
-                        states_in_events=True)
+                        states_in_events=True, read_timeout=IDLE_READ_S)
             self.links.append(link)
         self._open_panel()
         for i, link in enumerate(self.links):
@@ -175,7 +211,7 @@ class Service:
 
         while not self.stopping.is_set():
             try:
-                item = link.events.get(timeout=0.2)
+                item = link.events.get(timeout=1.0)  # only to notice ``stopping``
             except queue.Empty:
                 continue
             if isinstance(item, LinkStatus):
@@ -212,7 +248,10 @@ class Service:
     def _loop(self) -> None:
         try:
             while not self.stopping.is_set():
-                timeout = 0.5
+                self._notify()
+                timeout = IDLE_WAKE_S
+                if self.notifier.ping_ms is not None:
+                    timeout = min(timeout, max(0.0, (self._ping_at - self.now()) / 1000))
                 deadline = self._next_deadline()
                 if deadline is not None:
                     timeout = max(0.0, (deadline - self.now()) / 1000)
@@ -243,16 +282,41 @@ class Service:
         finally:
             self.finished.set()
 
+    def _notify(self) -> None:
+        """READY=1 once the screen shows its first frame; WATCHDOG=1 every half watchdog period
+        while this loop runs and the window's loop is alive too (a hung display must be restarted
+        as much as a hung controller)."""
+        if not self.notifier.enabled:
+            return
+        window = self.window
+        if not self._ready_sent and (window is None or window.renders > 0):
+            self._ready_sent = self.notifier.ready(f"refereeing {self.variant.title}")
+        ping = self.notifier.ping_ms
+        now = self.now()
+        if ping is not None and self._ready_sent and now >= self._ping_at:
+            if window is None or time.monotonic() - window.alive_at < 2 * ping / 1000:
+                self.notifier.watchdog()
+            self._ping_at = now + ping
+
     def _next_deadline(self) -> int | None:
         d = self.session.deadline
         if self._answer_at is not None:
             d = self._answer_at if d is None else min(d, self._answer_at)
+        if self.clock is not None:
+            now = self.now()
+            for t in (self.clock.deadline(), self.clock.next_change(now) if self.window is not None else None):
+                if t is not None:
+                    d = t if d is None else min(d, t)
         return d
 
     def _due(self) -> None:
         now = self.now()
         if self.session.deadline is not None and now >= self.session.deadline:
             self._report(self.session.tick(now))
+        if self.clock is not None:
+            outcome = self.clock.tick(self.session, now)
+            if outcome is not None:
+                self._report(self.session.end(outcome, now, "flag fall"))
         self._maybe_answer()
 
     def _handle(self, item: tuple) -> None:
@@ -273,6 +337,8 @@ class Service:
                     piece = code_for_piece(self.variant, ev.piece)
             t = self._event_time(index, ev, now)
             self._catch_up(t)
+            if ev.placed:  # a move is completed by putting a piece down: the clock stops then
+                self._moved_at = t
             self._report(self.session.event(Event(cell, ev.placed, t, piece, resync=ev.synthetic)))
         elif kind == "link":
             _, index, status = item
@@ -281,7 +347,7 @@ class Service:
             self._drained.add(item[1])
             self._finish_at_rest = len(self._drained) == len(self.links)
         elif kind == "button":
-            self._report(self.session.button(item[1], now))
+            self._button(item[1], now)
         elif kind == "touch":
             self._touch(item[1], now)
         elif kind == "quit":
@@ -322,10 +388,46 @@ class Service:
         self._clock_offsets[index] = offset
         return min(ev.board_ms + offset, now)
 
-    def _touch(self, ev, now: int) -> None:
-        from display.window import ChoiceClicked, QuitRequested
+    def _button(self, name: str, now: int) -> None:
+        """A panel button: the menu button opens (or closes) the operator menu; while it is open
+        the other buttons move through it and choose."""
+        from . import operator
 
-        if isinstance(ev, ChoiceClicked):
+        session = self.session
+        prompt = session.status.prompt
+        if name == "menu" and self.menu.is_open:
+            self.menu.close()
+        elif name == "menu" and (session.phase != "play" or not session.position.move_stack):
+            operator.open_menu(self)
+        elif name == "menu" and prompt is not None and prompt.kind == "menu":
+            # Pressed again while the game's own menu asks "new game?": the operator menu.
+            self._report(session.answer("no", now))
+            operator.open_menu(self)
+        elif self.menu.is_open:
+            if name in ("next", "previous"):
+                self.menu.move(1 if name == "next" else -1)
+            elif name == "confirm":
+                operator.carry_out(self, self.menu.confirm(), now)
+            elif name == "takeback":
+                self.menu.close()
+        else:
+            self._report(self.session.button(name, now))
+        operator.after_menu(self)
+
+    def _touch(self, ev, now: int) -> None:
+        from display.window import ChoiceClicked, MenuClicked, QuitRequested
+
+        from . import operator
+
+        if isinstance(ev, MenuClicked):
+            operator.open_menu(self)
+        elif isinstance(ev, ChoiceClicked) and self.menu.is_open:
+            try:
+                operator.carry_out(self, self.menu.tap(ev.key), now)
+            except ValueError as exc:  # the screen changed under the finger
+                log.info("touch ignored: %s", exc)
+            operator.after_menu(self)
+        elif isinstance(ev, ChoiceClicked):
             try:
                 self._report(self.session.answer(ev.key, now))
             except ValueError as exc:  # the question changed under the finger
@@ -350,9 +452,13 @@ class Service:
                 t = min(int((status.host_time - self._t0) * 1000), self.now())
                 self._report(self.session.sync(self._readings(), t))
                 self._synced = True
-        elif status.state is LinkState.DISCONNECTED or (status.state is LinkState.CONNECTING
-                                                         and index in self._connected):
-            self._notice = f"Board disconnected ({link.name}): keep playing, it catches up when back"
+        elif index not in self._connected and status.state in (LinkState.DISCONNECTED, LinkState.CONNECTING):
+            from .link_notice import never_connected
+
+            self._notice = never_connected(link.name, self.config.port[index] if index < len(self.config.port)
+                                           else link.name)
+        elif status.state is LinkState.DISCONNECTED or status.state is LinkState.CONNECTING:
+            self._notice = f"Board disconnected ({link.name}). Play on: the game catches up when it is back"
         self._leds = None  # a reconnected board lost its lights
 
     def _track(self, index: int, ev) -> None:
@@ -392,9 +498,10 @@ class Service:
 
     def _report(self, update: Update) -> None:
         if self.print_moves:
-            for text in update.undone:
+            undone, accepted = self._printable(update)
+            for text in undone:
                 print(f"undo {text}", file=self.out)
-            for text in update.accepted:
+            for text in accepted:
                 print(text, file=self.out)
             if update.undone or update.accepted:
                 self.out.flush()
@@ -412,6 +519,28 @@ class Service:
             if self.panel is not None and status.kind == "fix":
                 self.panel.beep("error")
             self._last_status = status
+        if self.players and self.session.game_id != self._tagged_game:
+            from .operator import tag_game
+
+            tag_game(self)
+        if self.clock is not None:
+            outcome = self.clock.follow(self.session, update, self.now(), self._moved_at)
+            if outcome is not None:
+                self._report(self.session.end(outcome, self.now(), "flag fall"))
+
+    def _printable(self, update: Update) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The update's moves as stdout shows them: the engine's move text (the contract), or
+        SAN with ``notation = "san"``."""
+        if self.config.notation != "san":
+            return update.undone, update.accepted
+        from .screen import NOTATION
+
+        texts = [t.removesuffix(" e.p.") for t in NOTATION.texts(self.session.position)]
+        k = len(update.undone)
+        undone = tuple(reversed(self._printed[len(self._printed) - k:])) if k else ()
+        accepted = tuple(texts[len(texts) - len(update.accepted):]) if update.accepted else ()
+        self._printed = texts
+        return undone, accepted
 
     def _maybe_answer(self) -> None:
         prompt = self.session.status.prompt
@@ -435,7 +564,14 @@ class Service:
         if self.window is not None:
             from .screen import view_of
 
-            self.window.show(view_of(self.session, self._notice))
+            view = view_of(self.session, self._notice)
+            if self.clock is not None:
+                view = replace(view, clocks=self.clock.seconds(self.now()))
+            names = [self.players.get(i, "") for i in range(2)]
+            if any(names):
+                view = replace(view, title=" - ".join(n or "?" for n in names))
+            view = replace(view, menu=self.menu.prompt(), menu_button=True, flipped=self.flipped)
+            self.window.show(view)
         if self.panel is not None:
             state = "waiting" if self._notice else "attention" if status.kind in ("ask", "fix") else "ok"
             if self.panel.state != state:

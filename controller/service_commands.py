@@ -46,15 +46,27 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from .pgn import export_pgn
+    from .config import load_config
+    from .export import event_pgn, export_name, export_to_usb, game_pgn
     from .store import GameStore
 
-    with GameStore(args.db) as store:
-        game = store.game(args.game) if args.game is not None else store.latest()
-        if game is None:
-            raise ValueError(f"{store.path}: no games yet")
-        text = export_pgn(game)
-    if args.out:
+    config = load_config(args.config)
+    db = args.db or config.db or None
+    with GameStore(db) as store:
+        game = None
+        if args.all:
+            if not store.game_ids():
+                raise ValueError(f"{store.path}: no games yet")
+            text = event_pgn(store, config)
+        else:
+            game = store.game(args.game) if args.game is not None else store.latest()
+            if game is None:
+                raise ValueError(f"{store.path}: no games yet")
+            text = game_pgn(store, game, config)
+    if args.usb:
+        path = export_to_usb(text, export_name(game), args.root)
+        print(f"chessery export: written to {path}", file=sys.stderr)
+    elif args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             f.write(text)
     else:
@@ -72,9 +84,9 @@ def cmd_layouts(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from .service import run_service
+    from .unattended import run_guarded
 
-    return run_service(args)
+    return run_guarded(args)
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -97,6 +109,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--exit-when-done", action="store_true",
                    help="end once the demo script is played and the game is over or idle (headless demos)")
     p.add_argument("--no-gpio", action="store_true", help="do not touch GPIO")
+    from .run_options import add_run_options
+
+    add_run_options(p)
     p.set_defaults(handler=cmd_run)
 
     p = sub.add_parser("replay", help="feed an event script into the decision core; print the accepted moves",
@@ -114,6 +129,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--db", help="games database file (default: in the user data folder)")
     p.add_argument("--game", type=int, help="game number (default: the latest)")
     p.add_argument("--out", help="write to this file instead of stdout")
+    p.add_argument("--all", action="store_true", help="every stored game (a whole event), oldest first")
+    p.add_argument("--usb", action="store_true", help="write to the first mounted USB stick")
+    p.add_argument("--root", default="/", help=argparse.SUPPRESS)  # tests: a fake /proc and /sys
+    p.add_argument("--config", help="configuration file (event tags; default: in the user config folder)")
     p.set_defaults(handler=cmd_export)
 
     p = sub.add_parser("layouts", help="the shipped board layouts")

@@ -264,6 +264,18 @@ class Session:
         self.core.set_playing(False, now)
         return self._after(Update(self.phase, self._over_status(), note="game ended by agreement"), now)
 
+    def end(self, outcome: Outcome, now: int, note: str = "") -> Update:
+        """End the game under way now with ``outcome``: a flag fall, a resignation, a draw agreed
+        or claimed at the screen. Stored like any other ending."""
+        if self.phase != "play" or self.game_id is None:
+            return Update(self.phase, self.status, note="no game under way")
+        self.store.finish(self.game_id, outcome.result(self.variant.nsides), outcome.termination)
+        self._agreed = outcome
+        self._menu = None
+        self.phase = "over"
+        self.core.set_playing(False, now)
+        return self._after(Update(self.phase, self._over_status(), note=note or outcome.termination), now)
+
     def _over_status(self) -> Status:
         outcome = self._agreed or self.core.outcome or self.position.outcome()
         if outcome is None:

@@ -42,8 +42,14 @@ class Layout:
     #: Every text drawn: (text, box, role); role is label, panel, button or value.
     texts: list[tuple[str, pygame.Rect, str]] = field(default_factory=list)
     choices: list[pygame.Rect] = field(default_factory=list)
+    #: The board turned round (``View.flipped``).
+    flip: bool = False
+    #: Where the panel's "Menu" button went (None: not drawn).
+    menu_button: pygame.Rect | None = None
 
     def to_px(self, point: Point) -> Point:
+        if self.flip:
+            return (self.origin[0] - point[0] * self.scale, self.origin[1] + point[1] * self.scale)
         return (self.origin[0] + point[0] * self.scale, self.origin[1] - point[1] * self.scale)
 
     def choice_at(self, pos: tuple[int, int]) -> int | None:
@@ -68,6 +74,10 @@ def render(view: View, surface: pygame.Surface) -> Layout:
     s = min(max(w, h) / 800, min(w, h) / 480)
     layout, label_px = _plan(view, w, h, s)
     surface.fill(theme.BACKGROUND)
+    if view.menu is not None:
+        layout.panel = pygame.Rect(0, 0, w, h)
+        _draw_menu(view.menu, view, surface, layout, s)
+        return layout
     _draw_board(view, surface, layout, label_px)
     pygame.draw.rect(surface, theme.PANEL, layout.panel)
     _draw_panel(view, surface, layout, s)
@@ -159,7 +169,10 @@ def _plan(view: View, w: int, h: int, s: float) -> tuple[Layout, int]:
     # Centre the board drawing inside its area.
     ox = board.x + ml + (board.w - used_w) / 2 - minx * scale
     oy = board.y + mt + (board.h - used_h) / 2 + maxy * scale
-    layout = Layout(size=(w, h), board=board, panel=panel, scale=scale, origin=(ox, oy))
+    if view.flipped:  # the same box, drawn from the other corner
+        ox = board.x + ml + (board.w - used_w) / 2 + maxx * scale
+        oy = board.y + mt + (board.h - used_h) / 2 - miny * scale
+    layout = Layout(size=(w, h), board=board, panel=panel, scale=scale, origin=(ox, oy), flip=view.flipped)
     layout.piece_size = max(4, int(shape.inscribed * scale * 0.9))
     for pts in geo.outlines:
         poly = [layout.to_px(p) for p in pts]
@@ -382,6 +395,15 @@ def _put_text(surface: pygame.Surface, layout: Layout, image: pygame.Surface, te
 # ---------------------------------------------------------------------------------------------
 # Panel
 # ---------------------------------------------------------------------------------------------
+#: The smallest panel text in pixels: on a 480x320 screen the panel's sizes scale down to about
+#: 11 px, which is hard to read at arm's length; 13 px DejaVu Sans still is.
+MIN_PANEL_PX = 13
+
+
+def _px(size: float, s: float) -> int:
+    return max(MIN_PANEL_PX, round(size * s))
+
+
 class _Column:
     """Writes blocks top-down in a rectangle and records every text box it draws."""
 
@@ -401,7 +423,7 @@ class _Column:
              swatch: tuple[theme.Colour, theme.Colour] | None = None, right: str = "",
              band: theme.Colour | None = None) -> bool:
         """One line: optional side swatch, text on the left, optional text flush right."""
-        f = theme.font(round(size * self.s), bold)
+        f = theme.font(_px(size, self.s), bold)
         hgt = f.get_linesize()
         if hgt > self.room:
             return False
@@ -427,14 +449,14 @@ class _Column:
              role: str = "panel", y: int | None = None) -> pygame.Rect | None:
         if not text or width <= 0:
             return None
-        img = fitted_text(text, round(size * self.s), bold, colour, width)
+        img = fitted_text(text, _px(size, self.s), bold, colour, width)
         rect = img.get_rect(topleft=(x, self.y if y is None else y))
         _put_text(self.surface, self.layout, img, text, rect, role)
         return rect
 
     def wrapped(self, text: str, size: float, bold: bool = False, colour: theme.Colour = theme.TEXT,
                 max_lines: int = 3) -> None:
-        f = theme.font(round(size * self.s), bold)
+        f = theme.font(_px(size, self.s), bold)
         lines = wrap(text, f, self.rect.w)
         if len(lines) > max_lines:
             # The last line takes the rest: line() shrinks it a little or cuts it with an ellipsis.
@@ -478,9 +500,50 @@ def _side_name(view: View, side: int) -> str:
 
 
 def _clock(seconds: float) -> str:
-    t = max(0, math.ceil(seconds))
+    """A clock face: ``1:05:09``, ``9:41``, and tenths in the last ten seconds (``7.3``)."""
+    if 0 < seconds < 10:
+        tenths = math.ceil(round(seconds * 10, 3))
+        return f"{tenths // 10}.{tenths % 10}"
+    t = max(0, math.ceil(round(seconds, 3)))
     h, rest = divmod(t, 3600)
     return f"{h}:{rest // 60:02d}:{rest % 60:02d}" if h else f"{rest // 60}:{rest % 60:02d}"
+
+
+#: Clock digits: large, bold, as on a tournament clock (pixels at 800x480).
+CLOCK_PX = 40
+
+
+def _draw_clocks(view: View, col: _Column) -> None:
+    """One box per side, side by side (stacked when they do not fit): the side's colour, its
+    time in large digits; the running clock's box is lit, a flag at zero in the result colour."""
+    assert view.clocks is not None
+    n = len(view.clocks)
+    gap = round(8 * col.s)
+    big = theme.font(max(_px(CLOCK_PX, col.s), 18), True)
+    faces = [_clock(secs) for secs in view.clocks]
+    per_row = n if all(big.size(t)[0] + round(34 * col.s) <= (col.rect.w - (n - 1) * gap) // n for t in faces) else 1
+    w = (col.rect.w - (per_row - 1) * gap) // per_row
+    h = big.get_linesize() + round(6 * col.s)
+    rows = math.ceil(n / per_row)
+    if rows * h + (rows - 1) * gap > col.room:
+        return
+    for side, (secs, face) in enumerate(zip(view.clocks, faces, strict=True)):
+        r, c = divmod(side, per_row)
+        rect = pygame.Rect(col.rect.x + c * (w + gap), col.y + r * (h + gap), w, h)
+        running = side == view.side_to_move and not view.result
+        pygame.draw.rect(col.surface, theme.BUTTON_SELECTED if running else theme.BUTTON, rect,
+                         border_radius=round(6 * col.s))
+        if running:
+            pygame.draw.rect(col.surface, theme.ACCENT, rect, width=max(2, round(3 * col.s)),
+                             border_radius=round(6 * col.s))
+        dot = round(h * 0.45)
+        col.surface.blit(disc_sprite("", *theme.side_colours(view.sides, side), dot),
+                         (rect.x + round(6 * col.s), rect.centery - dot // 2))
+        colour = theme.RESULT if secs <= 0 else theme.TEXT
+        img = big.render(face, True, colour)
+        where = img.get_rect(midright=(rect.right - round(8 * col.s), rect.centery))
+        _put_text(col.surface, col.layout, img, face, where, "clock")
+    col.y += rows * h + (rows - 1) * gap
 
 
 def _draw_panel(view: View, surface: pygame.Surface, layout: Layout, s: float) -> None:
@@ -488,6 +551,16 @@ def _draw_panel(view: View, surface: pygame.Surface, layout: Layout, s: float) -
     inner = layout.panel.inflate(-2 * pad, -2 * pad)
     if inner.w <= 0 or inner.h <= 0:
         return
+    if view.menu_button:
+        bh = round(_BUTTON_MIN * 0.8 * s)
+        rect = pygame.Rect(inner.right - max(inner.w // 3, round(110 * s)), inner.bottom - bh,
+                           max(inner.w // 3, round(110 * s)), bh)
+        pygame.draw.rect(surface, theme.BUTTON, rect, border_radius=round(8 * s))
+        pygame.draw.rect(surface, theme.BUTTON_BORDER, rect, width=max(2, round(2 * s)), border_radius=round(8 * s))
+        img = fitted_text("Menu", _px(18, s), True, theme.TEXT, rect.w - round(8 * s))
+        _put_text(surface, layout, img, "Menu", img.get_rect(center=rect.center), "button")
+        layout.menu_button = rect
+        inner = pygame.Rect(inner.x, inner.y, inner.w, inner.h - bh - round(6 * s))
     if inner.w > 1.5 * inner.h:
         # A wide, short panel (below the board): status on the left, prompt or moves on the right.
         left_w = round(inner.w * 0.44)
@@ -506,6 +579,8 @@ def _draw_panel(view: View, surface: pygame.Surface, layout: Layout, s: float) -
         body = _Column(surface, layout, pygame.Rect(inner.x, top, inner.w, inner.bottom - top), s)
     if view.prompt is not None:
         _draw_prompt(view, body)
+        body.space(6)
+        _draw_moves(view, body)  # the game stays in sight while the question is open
     else:
         _draw_legend(view, body)
         _draw_moves(view, body)
@@ -522,13 +597,10 @@ def _draw_header(view: View, col: _Column) -> None:
     if view.phase:
         col.line(view.phase.upper(), 17, bold=True, colour=theme.ACCENT)
     if view.status:
-        col.wrapped(view.status, 19, max_lines=3)
+        col.wrapped(view.status, 19, max_lines=4)
     if view.clocks is not None:
         col.space(6)
-        for side, secs in enumerate(view.clocks):
-            running = side == view.side_to_move and not view.result
-            col.line(_side_name(view, side), 20, bold=running, swatch=theme.side_colours(view.sides, side),
-                     right=_clock(secs), band=theme.BUTTON if running else None)
+        _draw_clocks(view, col)
     if view.scores is not None:
         col.space(6)
         col.line(view.scores.title, 18, bold=True, colour=theme.TEXT_DIM)
@@ -540,25 +612,35 @@ def _draw_header(view: View, col: _Column) -> None:
 
 
 def _draw_hand(view: View, col: _Column, side: int, hand: tuple[tuple[PieceView, int], ...]) -> None:
-    f = theme.font(round(18 * col.s))
+    """The side's pieces in hand with their counts: as many rows as they need (a full row
+    continues on the next, no kind is left out); when the panel has no room for them all, the
+    last row ends with ``+N`` kinds not shown."""
+    f = theme.font(_px(18, col.s))
     hgt = round(f.get_linesize() * 1.5)
     if hgt > col.room:
         return
-    x = col.rect.x
-    name = f.render(f"{_side_name(view, side)} hand:", True, theme.TEXT_DIM)
-    _put_text(col.surface, col.layout, name, f"{_side_name(view, side)} hand:",
-              name.get_rect(midleft=(x, col.y + hgt / 2)), "panel")
-    x += name.get_width() + round(6 * col.s)
-    for piece, count in hand:
-        img = sprite(piece, view.sides, hgt)
-        label = f.render(str(count), True, theme.TEXT)
-        if x + hgt + label.get_width() > col.rect.right:
-            break
-        col.surface.blit(img, (x, col.y))
+    x0 = col.rect.x
+    label = f"{_side_name(view, side)} hand:"
+    name = f.render(label, True, theme.TEXT_DIM)
+    _put_text(col.surface, col.layout, name, label, name.get_rect(midleft=(x0, col.y + hgt / 2)), "panel")
+    x = x0 + name.get_width() + round(6 * col.s)
+    gap = round(8 * col.s)
+    widths = [hgt + f.size(str(count))[0] + gap for _piece, count in hand]
+    for i, (piece, count) in enumerate(hand):
+        if x + widths[i] - gap > col.rect.right:
+            if col.y + 2 * hgt > col.rect.bottom:  # no room for another row: say how many are left
+                more = f"+{len(hand) - i}"
+                img = f.render(more, True, theme.ACCENT)
+                _put_text(col.surface, col.layout, img, more,
+                          img.get_rect(midright=(col.rect.right, col.y + hgt / 2)), "panel")
+                break
+            col.y += hgt
+            x = x0 + round(12 * col.s)
+        col.surface.blit(sprite(piece, view.sides, hgt), (x, col.y))
         x += hgt
-        _put_text(col.surface, col.layout, label, str(count), label.get_rect(midleft=(x, col.y + hgt / 2)),
-                  "panel")
-        x += label.get_width() + round(8 * col.s)
+        img = f.render(str(count), True, theme.TEXT)
+        _put_text(col.surface, col.layout, img, str(count), img.get_rect(midleft=(x, col.y + hgt / 2)), "panel")
+        x += img.get_width() + gap
     col.y += hgt
 
 
@@ -566,7 +648,7 @@ def _draw_legend(view: View, col: _Column) -> None:
     entries = [p for p in view.legend if not p.standard]
     if not entries:
         return
-    f = theme.font(round(17 * col.s))
+    f = theme.font(_px(17, col.s))
     hgt = round(f.get_linesize() * 1.25)
     per_row = 2 if col.rect.w > 360 * col.s else 1
     cell_w = col.rect.w // per_row
@@ -586,7 +668,7 @@ def _draw_moves(view: View, col: _Column) -> None:
     if not view.moves:
         return
     nsides = max(1, len(view.sides))
-    f = theme.font(round(19 * col.s))
+    f = theme.font(_px(19, col.s))
     hgt = f.get_linesize()
     rows: list[tuple[int, list[tuple[int, str]]]] = []
     for i, text in enumerate(view.moves):
@@ -612,7 +694,7 @@ _BUTTON_MIN, _BUTTON_MAX, _BUTTON_GAP, _BUTTON_TEXT = 52, 76, 8, 20
 
 def _button_widths(prompt: Prompt, s: float, compact: bool = False) -> list[int]:
     """Widths the buttons need for their whole labels (``compact``: for the short ones)."""
-    f = theme.font(round(_BUTTON_TEXT * s))
+    f = theme.font(_px(_BUTTON_TEXT, s))
     pad = round(20 * s)
     piece = round(_BUTTON_MIN * s * 0.8) + round(8 * s)
     return [f.size(_choice_text(c, compact))[0] + (piece if c.piece else 0) + pad for c in prompt.choices]
@@ -630,7 +712,7 @@ def _prompt_height(prompt: Prompt | None, width: int, s: float) -> int:
     """The least height a prompt needs: its title and buttons of the minimum touch size."""
     if prompt is None:
         return 0
-    f = theme.font(round(21 * s), True)
+    f = theme.font(_px(21, s), True)
     title = min(2, len(wrap(prompt.title, f, width))) * f.get_linesize() + round(6 * s)
     rows = math.ceil(len(prompt.choices) / _columns_that_fit(prompt, width, s, compact=True))
     return title + rows * round(_BUTTON_MIN * s) + max(0, rows - 1) * round(_BUTTON_GAP * s)
@@ -647,7 +729,7 @@ def _draw_prompt(view: View, col: _Column) -> None:
     s = col.s
     gap = round(_BUTTON_GAP * s)
     min_h, max_h = round(_BUTTON_MIN * s), round(_BUTTON_MAX * s)
-    px = round(_BUTTON_TEXT * s)
+    px = _px(_BUTTON_TEXT, s)
     # Fewest columns with touch-sized buttons that hold their labels; failing that, more columns
     # with short labels (a piece picture and its count say enough); failing that, shorter buttons.
     full = _columns_that_fit(prompt, col.rect.w, s)
@@ -684,6 +766,38 @@ def _draw_prompt(view: View, col: _Column) -> None:
             center=((x + rect.right - round(10 * s)) / 2, rect.centery))
         if img.get_height() <= rect.h:
             _put_text(col.surface, col.layout, img, text, where, "button")
+    col.y += rows * (bh + gap)
+
+
+def _draw_menu(menu: Prompt, view: View, surface: pygame.Surface, layout: Layout, s: float) -> None:
+    """An operator menu screen over the whole window: its title, then a grid of touch buttons
+    (``menu.columns`` wide, else as many columns as the labels allow)."""
+    pygame.draw.rect(surface, theme.PANEL, layout.panel)
+    pad = max(6, round(14 * s))
+    col = _Column(surface, layout, layout.panel.inflate(-2 * pad, -2 * pad), s)
+    col.wrapped(menu.title, 24, bold=True, colour=theme.ACCENT, max_lines=2)
+    col.space(8)
+    n = len(menu.choices)
+    if n == 0 or col.room <= 0:
+        return
+    gap = round(_BUTTON_GAP * s)
+    cols = menu.columns or _columns_that_fit(menu, col.rect.w, s)
+    rows = math.ceil(n / cols)
+    bw = (col.rect.w - (cols - 1) * gap) // cols
+    bh = max(1, min(round(_BUTTON_MAX * 1.2 * s), (col.room - (rows - 1) * gap) // rows))
+    px = _px(_BUTTON_TEXT + 2, s)
+    for i, choice in enumerate(menu.choices):
+        r, c = divmod(i, cols)
+        rect = pygame.Rect(col.rect.x + c * (bw + gap), col.y + r * (bh + gap), bw, bh)
+        selected = i == menu.selected
+        pygame.draw.rect(surface, theme.BUTTON_SELECTED if selected else theme.BUTTON, rect,
+                         border_radius=round(8 * s))
+        pygame.draw.rect(surface, theme.ACCENT if selected else theme.BUTTON_BORDER, rect,
+                         width=max(2, round((4 if selected else 2) * s)), border_radius=round(8 * s))
+        layout.choices.append(rect)
+        img = fitted_text(choice.label, px, selected, theme.TEXT, rect.w - round(12 * s))
+        if img.get_height() <= rect.h:
+            _put_text(surface, layout, img, choice.label, img.get_rect(center=rect.center), "button")
     col.y += rows * (bh + gap)
 
 

@@ -22,7 +22,9 @@ Parts of a view:
     texts, one per ply) numbered from ``first_move_number`` with ``moves[0]`` made by
     ``first_side``, ``result`` (empty while playing, else e.g. ``"1-0 checkmate"``),
     ``highlights``, ``prompt``, ``scores``, ``legend`` (fairy pieces explained in the panel) and
-    ``hands`` (per side: pieces in hand with counts).
+    ``hands`` (per side: pieces in hand with counts), ``menu`` (the operator menu's screen: a
+    :class:`Prompt` drawn over the whole window), ``menu_button`` (a touch button that opens it)
+    and ``flipped`` (the board drawn turned round).
 ``PieceView(side, glyph, letter, name)``
     ``glyph`` is one of :data:`STANDARD_GLYPHS` for pieces drawn as chess pieces; anything else is
     drawn as a disc with ``letter`` on it and should appear in the view's ``legend``.
@@ -45,6 +47,7 @@ the one on screen, so the controller may send the same view as often as it likes
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine import Geometry, Position
 
@@ -93,6 +96,8 @@ class Prompt:
     title: str
     choices: tuple[Choice, ...]
     selected: int | None = None
+    #: Button columns (0: as many as the labels allow, up to 4); a menu keyboard asks for more.
+    columns: int = 0
 
 
 @dataclass(frozen=True)
@@ -128,6 +133,12 @@ class View:
     scores: ScorePanel | None = None
     legend: tuple[PieceView, ...] = ()
     hands: tuple[tuple[tuple[PieceView, int], ...], ...] = ()
+    #: The operator menu's current screen, drawn over the whole window while it is open.
+    menu: Prompt | None = None
+    #: A "Menu" button at the bottom of the panel (touch screens with an operator menu).
+    menu_button: bool = False
+    #: The board turned round: the second side's home at the bottom.
+    flipped: bool = False
 
     def __post_init__(self) -> None:
         if len(self.pieces) != self.geometry.size:
@@ -165,7 +176,7 @@ def view_from_position(pos: Position, **parts) -> View:
                    if kind.glyph not in STANDARD_GLYPHS)
     hands = tuple(tuple((piece_view(v, v.code(kind, side)), n) for kind, n in sorted(hand.items()) if n)
                   for side, hand in enumerate(pos.hands))
-    fields = dict(
+    fields: dict[str, Any] = dict(
         title=v.title, geometry=v.geometry, pieces=pieces, sides=tuple(v.sides),
         side_to_move=None if outcome else pos.side,
         phase="game over" if outcome else "",

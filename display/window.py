@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import queue
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +35,13 @@ from .render import Layout, render
 from .view import View
 
 MODES = ("kiosk", "windowed", "headless")
+
+#: How often the loop looks for touches and clicks while nothing else wakes it (s). SDL's own
+#: wait is a 1 ms polling loop on the dummy and KMS/DRM drivers (about a thousand wake-ups a
+#: second); the loop sleeps on a threading event instead and asks SDL this often, which keeps a
+#: touch answered within a frame or two. Headless has no input: it wakes only for new views.
+INPUT_POLL_S = 0.05
+IDLE_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -50,11 +58,16 @@ class CellClicked:
 
 
 @dataclass(frozen=True)
+class MenuClicked:
+    """The panel's "Menu" button was touched."""
+
+
+@dataclass(frozen=True)
 class QuitRequested:
     """The window was closed (or Escape pressed in windowed mode)."""
 
 
-InputEvent = ChoiceClicked | CellClicked | QuitRequested
+InputEvent = ChoiceClicked | CellClicked | MenuClicked | QuitRequested
 
 
 class DisplayError(ChesseryError, RuntimeError):
@@ -89,6 +102,9 @@ class Window:
         self.layout: Layout | None = None
         #: Frames rendered so far (a render happens only for a changed view or a new window size).
         self.renders = 0
+        #: time.monotonic() of the loop's latest turn: the service's watchdog checks the loop lives.
+        self.alive_at = time.monotonic()
+        self._woken = threading.Event()
 
     # -- any thread ------------------------------------------------------------------------------
     def show(self, view: View) -> None:
@@ -96,12 +112,14 @@ class Window:
         with self._lock:
             self._pending = view
             self._wake()
+        self._woken.set()
 
     def stop(self) -> None:
         """Ask the loop to return. Safe from any thread."""
         self._stopping.set()
         with self._lock:
             self._wake()
+        self._woken.set()
 
     def _wake(self) -> None:
         # Called with the lock held. One wake-up event at a time is enough: the loop takes the newest view.
@@ -148,9 +166,14 @@ class Window:
         """Open the display and loop until :meth:`stop` or the window is closed."""
         if self._screen is None:
             self.open()
+        poll = IDLE_S if self.mode == "headless" else INPUT_POLL_S
         try:
-            while self.step(timeout=1.0):
-                pass
+            while True:
+                self._woken.wait(poll)
+                self._woken.clear()
+                self.alive_at = time.monotonic()
+                if not self.step():
+                    break
         finally:
             self.close()
 
@@ -173,9 +196,13 @@ class Window:
                 resized = True
             elif event.type == pygame.WINDOWEXPOSED:
                 pygame.display.flip()
-            elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-                # SDL turns touches into mouse events too; handling only these avoids double answers.
+            elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and not getattr(event, "touch", False):
+                # SDL turns touches into mouse events too (marked ``touch``): those come as FINGERDOWN.
                 self._click(event.pos)
+            elif event.type == pygame.FINGERDOWN:
+                # Touch coordinates are fractions of the window.
+                size = self._screen.get_size() if self._screen is not None else self.size
+                self._click((round(event.x * size[0]), round(event.y * size[1])))
         self._redraw(force=resized)
         return not self._stopping.is_set()
 
@@ -183,6 +210,14 @@ class Window:
         if self.layout is None or self.view is None:
             return
         index = self.layout.choice_at(pos)
+        if index is not None and self.view.menu is not None:
+            self._on_input(ChoiceClicked(index, self.view.menu.choices[index].key))
+            return
+        if self.view.menu is not None:
+            return  # a menu covers the board: a touch beside its buttons means nothing
+        if self.layout.menu_button is not None and self.layout.menu_button.collidepoint(pos):
+            self._on_input(MenuClicked())
+            return
         if index is not None and self.view.prompt is not None:
             self._on_input(ChoiceClicked(index, self.view.prompt.choices[index].key))
             return

@@ -1,0 +1,165 @@
+"""Carrying out what the operator chose in the menu (``controller.menu``) on a running service:
+new game, variant, names, time control, flip, resign, draws, takeback, export to USB.
+
+Kept out of ``controller.service`` so that the service only routes touches and buttons here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import engine
+from engine import Outcome
+
+from .menu import Action, OperatorMenu
+
+if TYPE_CHECKING:
+    from .service import Service
+
+TAG_OF_SIDE = ("White", "Black")
+
+
+def make_menu(service: Service) -> OperatorMenu:
+    return OperatorMenu(engine.variant_names(), tuple(service.variant.sides), service.config.operator_pin)
+
+
+def open_menu(service: Service) -> None:
+    session = service.session
+    agreement = hasattr(service.variant.rules, "agreement_outcome")
+    service.menu.open(session.position.side, agreement)
+    if service.clock is not None and service.clock.clock is not None:
+        service.clock.paused_by_menu = True
+
+
+def after_menu(service: Service) -> None:
+    if not service.menu.is_open and service.clock is not None:
+        service.clock.paused_by_menu = False
+
+
+def carry_out(service: Service, action: Action | None, now: int) -> None:
+    """Do what ``action`` asks; what the players must know goes to the menu's message screen."""
+    if action is None:
+        return
+    session = service.session
+    kind = action.kind
+    nsides = service.variant.nsides
+    if kind == "new_game":
+        service._report(session.new_game(now))
+    elif kind == "resign":
+        if session.phase != "play":
+            service.menu.show("No game under way")
+            return
+        winner = (action.side + 1) % nsides if nsides == 2 else None
+        service._report(session.end(Outcome("resignation", winner), now, "resigned"))
+    elif kind == "draw":
+        if session.phase != "play":
+            service.menu.show("No game under way")
+            return
+        service._report(session.end(Outcome("agreement", None), now, "draw agreed"))
+    elif kind == "claim":
+        pos = session.position
+        if session.phase != "play":
+            service.menu.show("No game under way")
+        elif pos.history.count(pos.hash) >= 3:
+            service._report(session.end(Outcome("repetition", None), now, "draw claimed"))
+        elif pos.halfmove >= 100:
+            service._report(session.end(Outcome("fifty_move", None), now, "draw claimed"))
+        else:
+            service.menu.show("No draw to claim: no threefold repetition and no 50 moves without a capture or a "
+                              "pawn move")
+    elif kind == "takeback":
+        service._report(session.takeback(now))
+    elif kind == "flip":
+        service.flipped = not service.flipped
+    elif kind == "agreement":
+        service._report(session.button("menu", now))
+        prompt = session.status.prompt
+        if prompt is not None and prompt.find("agree") is not None:
+            service._report(session.answer("agree", now))
+    elif kind == "export":
+        export(service)
+    elif kind == "variant":
+        switch_variant(service, action.value, now)
+    elif kind == "time_control":
+        set_time_control(service, action.value)
+    elif kind == "name":
+        side = action.side
+        service.players[side] = action.value
+        tag_game(service, force=True)
+
+
+def export(service: Service) -> None:
+    from .export import ExportError, export_name, export_to_usb, game_pgn
+
+    store = service.store
+    game = store.game(service.session.game_id) if service.session.game_id is not None else store.latest()
+    if game is None:
+        service.menu.show("No game to export yet")
+        return
+    try:
+        path = export_to_usb(game_pgn(store, game, service.config), export_name(game), service.usb_root)
+    except ExportError as exc:
+        service.menu.show(str(exc))
+        return
+    service.menu.show(f"Game {game.id} saved to {path}")
+
+
+def set_time_control(service: Service, text: str) -> None:
+    from .game_clock import GameClock
+    from .game_extras import GameExtras
+
+    if service.clock is None:
+        if text == "none":
+            return
+        service.clock = GameClock("", service.config.clock, GameExtras(service.store.path), service.variant.nsides)
+    service.clock.set_control(text)
+
+
+def switch_variant(service: Service, name: str, now: int) -> None:
+    from .board_map import SensorMap
+    from .session import Session
+
+    variant = engine.find_variant(name)
+    layout = None
+    if service.config.layout and service.links:
+        from hardware.layout import load_layout
+
+        layout = load_layout(service.config.layout)
+    try:
+        new_map = SensorMap(variant, layout, service.config.orientation, boards=max(1, len(service.links)))
+    except ValueError as exc:
+        service.menu.show(f"{variant.title} does not fit this board: {exc}")
+        return
+    if service.links and new_map.sensors != service.map.sensors:
+        service.menu.show(f"{variant.title} needs a board of {new_map.sensors} squares; this one has "
+                          f"{service.map.sensors}")
+        return
+    session = service.session
+    if session.phase == "play" and session.game_id is not None:
+        service._report(session.new_game(now))  # the game under way is abandoned, as with New game
+    service.variant = variant
+    service.map = new_map
+    service.session = Session(variant, service.store, identity=session.identity, timing=session.timing, now=now,
+                              resume=False)
+    service.menu = make_menu(service)
+    if service.clock is not None:
+        service.clock.nsides = variant.nsides
+        service.clock.game_id = -1  # rebind on the next update
+    if service._synced:
+        service._report(service.session.sync(service._readings(), now))
+    else:
+        service._report(service.session.tick(now))
+
+
+def tag_game(service: Service, force: bool = False) -> None:
+    """Write the players' names on the game under way (once per game, or again after a change)."""
+    gid = service.session.game_id
+    if gid is None or not service.players or (gid == service._tagged_game and not force):
+        return
+    from .game_extras import GameExtras
+
+    with GameExtras(service.store.path) as extras:
+        for side, name in service.players.items():
+            if name and side < len(TAG_OF_SIDE):
+                extras.set_tag(gid, TAG_OF_SIDE[side], name)
+    service._tagged_game = gid

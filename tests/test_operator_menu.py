@@ -1,0 +1,184 @@
+"""The operator menu on a real (headless) pygame screen, driven by synthetic taps: pygame
+MOUSEBUTTONDOWN/UP events posted at the buttons' places (and FINGERDOWN in normalised
+coordinates), handled by the window loop, routed by the service to the menu. A chess game on the
+simulated board (real pty) gets its players' names through the PIN pad and the keyboard, White
+resigns, the game goes to a (fake) USB stick as PGN; another variant is refused by the 64-square
+board, and without a board a new Mathematichess game starts from the menu."""
+
+from __future__ import annotations
+
+import io
+import time
+from pathlib import Path
+
+import chess.pgn
+import pygame
+import pytest
+
+import engine
+from controller.board_map import SensorMap
+from controller.config import Config, GpioConfig
+from controller.service import Service
+from controller.store import GameStore
+from display.window import Window
+from firmware_bridge.script import parse_script
+from firmware_bridge.simboard import SimBoard
+
+CHESS = engine.find_variant("chess")
+TIMEOUT = 20.0
+
+
+class Screen:
+    """A headless window run by the test thread (pygame's rule: one thread owns the display)."""
+
+    def __init__(self, service: Service, size: tuple[int, int]) -> None:
+        self.window = Window("headless", size, on_input=lambda ev: service.inputs.put(("touch", ev)))
+        service.window = self.window
+        self.window.open()
+
+    def pump(self, done, what: str) -> None:
+        end = time.monotonic() + TIMEOUT
+        while time.monotonic() < end:
+            self.window.step(0.05)  # waits for SDL events (a new view wakes it)
+            if done():
+                return
+        raise AssertionError(f"waited {TIMEOUT} s for {what}; the screen shows "
+                             f"{[t for t, _r, _role in self.window.layout.texts][:40] if self.window.layout else None}")
+
+    def buttons(self) -> dict[str, pygame.Rect]:
+        layout = self.window.layout
+        assert layout is not None
+        return {t: r for t, r, role in layout.texts if role == "button"}
+
+    def tap(self, label: str, finger: bool = False) -> None:
+        self.pump(lambda: label in self.buttons(), f"a button {label!r}")
+        rect = self.buttons()[label]
+        # the whole button takes the touch, not only its text: tap near its corner
+        button = next(b for b in [*self.window.layout.choices, self.window.layout.menu_button]
+                      if b is not None and b.colliderect(rect))
+        x, y = button.left + 3, button.bottom - 3
+        if finger:
+            w, h = self.window.size
+            pygame.event.post(pygame.event.Event(pygame.FINGERDOWN, x=x / w, y=y / h, touch_id=1, finger_id=1,
+                                                 dx=0.0, dy=0.0, pressure=1.0))
+        else:
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x, y), button=1))
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(x, y), button=1))
+        before = self.window.view
+        self.pump(lambda: self.window.view is not before, f"the screen after tapping {label!r}")
+
+    def title(self) -> str:
+        view = self.window.view
+        assert view is not None
+        return view.menu.title if view.menu is not None else ""
+
+    def close(self) -> None:
+        self.window.close()
+
+
+def fake_usb(tmp_path: Path) -> tuple[Path, Path]:
+    root = tmp_path / "root"
+    (root / "proc").mkdir(parents=True)
+    (root / "proc" / "mounts").write_text("/dev/mmcblk0p2 / ext4 rw 0 0\n/dev/sda1 /media/usb vfat rw 0 0\n",
+                                          encoding="utf-8")
+    for disk, flag in (("mmcblk0", "0"), ("sda", "1")):
+        (root / "sys" / "block" / disk).mkdir(parents=True)
+        (root / "sys" / "block" / disk / "removable").write_text(flag, encoding="ascii")
+    stick = root / "media" / "usb"
+    stick.mkdir(parents=True)
+    return root, stick
+
+
+def type_name(screen: Screen, name: str) -> None:
+    for ch in name.upper():
+        screen.tap("Space" if ch == " " else ch)
+    screen.tap("OK")
+
+
+@pytest.mark.parametrize("size", [(800, 480), (480, 320)])
+def test_names_resign_and_export_by_taps(tmp_path: Path, size: tuple[int, int]) -> None:
+    board = SimBoard(CHESS).start()
+    store = GameStore(tmp_path / "games.sqlite3")
+    config = Config(port=(board.path,), gpio=GpioConfig(enabled=False), operator_pin="2468")
+    service = Service(config, CHESS, store, SensorMap(CHESS), out=io.StringIO(), err=io.StringIO())
+    screen = Screen(service, size)
+    root, stick = fake_usb(tmp_path)
+    service.usb_root = str(root)
+    service.start()
+    try:
+        board.start_script(parse_script("lift e2\nplace e4\nsleep 200\nlift e7\nplace e5\n", CHESS))
+        screen.pump(lambda: len(service.session.position.move_stack) == 2, "1. e4 e5")
+        screen.tap("Menu")
+        assert screen.title() == "Operator menu"
+        screen.tap("Settings")
+        assert screen.title().startswith("Operator PIN")
+        for digit in "1357":  # a wrong PIN: still asked
+            screen.tap(digit)
+        assert screen.title().startswith("Operator PIN")
+        for digit in "2468":
+            screen.tap(digit, finger=True)
+        assert screen.title() == "Settings"
+        screen.tap("White's name")
+        type_name(screen, "Anderssen")
+        screen.tap("Black's name")
+        type_name(screen, "Kieseritzky")
+        screen.tap("Back")
+        screen.tap("Resign")
+        screen.tap("White resigns")
+        screen.pump(lambda: service.session.phase == "over", "the game to end")
+        assert screen.window.view.menu is None and screen.window.view.result == "0-1 resignation"
+        assert screen.window.view.title == "Anderssen - Kieseritzky"
+        screen.tap("Menu")
+        screen.tap("Export to USB")
+        screen.pump(lambda: screen.title().startswith("Game 1 saved to"), "the export")
+        screen.tap("OK")
+        assert screen.window.view.menu is None
+        # another variant does not fit a 64-square board: said, and the game stays
+        screen.tap("Menu")
+        screen.tap("Settings")  # unlocked while the menu was open before? no: asked again
+        for digit in "2468":
+            screen.tap(digit)
+        screen.tap("Variant")
+        screen.tap("Mathematichess")
+        screen.pump(lambda: "needs a board of 169 squares" in screen.title(), "the refusal")
+        assert service.variant is CHESS
+    finally:
+        service.stop()
+        screen.close()
+        board.stop()
+    files = list(stick.glob("*.pgn"))
+    assert len(files) == 1
+    game = chess.pgn.read_game(io.StringIO(files[0].read_text(encoding="utf-8")))
+    assert game is not None and not game.errors
+    assert (game.headers["White"], game.headers["Black"], game.headers["Result"]) == ("Anderssen", "Kieseritzky",
+                                                                                      "0-1")
+    assert [board_move.uci() for board_move in game.mainline_moves()] == ["e2e4", "e7e5"]
+    assert store.latest().termination == "resignation"
+    store.close()
+
+
+def test_new_game_of_another_variant_without_a_board(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "games.sqlite3")
+    service = Service(Config(gpio=GpioConfig(enabled=False)), CHESS, store, SensorMap(CHESS), out=io.StringIO(),
+                      err=io.StringIO())
+    screen = Screen(service, (800, 480))
+    service.start()
+    try:
+        screen.tap("Menu")
+        screen.tap("Settings")  # no PIN configured: straight in
+        screen.tap("Variant")
+        screen.tap("Mathematichess")
+        screen.pump(lambda: screen.window.view.geometry.size == 169, "the 13x13 board")
+        assert screen.window.view.title == "Mathematichess" and screen.window.view.menu is None
+        assert service.session.phase == "play"
+        # the buttons of the panel: flip board turns the board round
+        first = screen.window.layout.cells[0].center
+        screen.tap("Menu")
+        screen.tap("Flip board")
+        screen.pump(lambda: screen.window.view.flipped, "the board turned round")
+        assert screen.window.layout.cells[0].center != first
+    finally:
+        service.stop()
+        screen.close()
+    assert store.latest().variant == "mathematichess"
+    store.close()
