@@ -211,6 +211,7 @@ class Deframer:
             self.errors[code] = 0
         self.frames = 0
         self.rejected = []
+        self.foreign_version = None  # the version byte of the latest wrong_version frame
 
     def reset(self):
         self.buf = bytearray()
@@ -262,6 +263,7 @@ class Deframer:
             return None
         version, mtype, seq = struct.unpack_from(">BBH", body, 0)
         if version != VERSION:
+            self.foreign_version = version
             self._reject(ERR_WRONG_VERSION, seq)
             return None
         if mtype not in self.accept:
