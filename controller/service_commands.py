@@ -49,7 +49,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from .pgn import export_pgn
     from .store import GameStore
 
-    with GameStore(args.db) as store:
+    with GameStore(args.db, readonly=True) as store:
         game = store.game(args.game) if args.game is not None else store.latest()
         if game is None:
             raise ValueError(f"{store.path}: no games yet")
