@@ -54,6 +54,7 @@ class Config:
     size: tuple[int, int] = (800, 480)
     frame: str = ""
     link_log: str = ""
+    status_file: str = ""
     timing: Timing = field(default_factory=Timing)
     gpio: GpioConfig = field(default_factory=GpioConfig)
     source: str = ""  # the file read, for messages
@@ -63,6 +64,12 @@ class Config:
 def _str(v: Any) -> str:
     if not isinstance(v, str):
         raise ValueError(f"expected text, got {v!r}")
+    return v
+
+
+def _name(v: Any) -> str:
+    if not isinstance(v, str) or not v.strip():
+        raise ValueError(f"expected a name, got {v!r}")
     return v
 
 
@@ -128,7 +135,7 @@ def _pin(v: Any) -> Pin:
 
 #: Every key: (parser, description). Sections are dotted.
 KEYS: dict[str, tuple[Callable[[Any], Any], str]] = {
-    "variant": (_str, "variant name (chessery variants)"),
+    "variant": (_name, "variant name (chessery variants)"),
     "port": (_ports, "serial URL of the board, or a list (one per board of a multi-board set); "
                      "empty: the built-in simulated board plays a demo game"),
     "layout": (_str, "layout name (hardware/layouts) or TOML file mapping sensors to cells"),
@@ -139,6 +146,8 @@ KEYS: dict[str, tuple[Callable[[Any], Any], str]] = {
     "size": (_size, "window size WIDTHxHEIGHT (windowed and headless)"),
     "frame": (_str, "PNG file the headless display keeps the current frame in"),
     "link_log": (_str, "file for the serial link's log (empty: stderr, warnings only)"),
+    "status_file": (_str, "file the service keeps its status in, for chessery status (empty: the user runtime "
+                          "folder)"),
     **{f"timing.{f.name}": (_ms, "ms") for f in fields(Timing)},
     "gpio.enabled": (_bool, "false: never touch GPIO"),
     "gpio.pin_factory": (_str, "gpiozero pin factory (empty: gpiozero's choice)"),
@@ -201,6 +210,10 @@ def load_config(path: str | Path | None) -> Config:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"{p}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        line = p.read_bytes()[:exc.start].count(b"\n") + 1
+        raise ConfigError(f"{p}: line {line}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x}); "
+                          f"save the file as UTF-8") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

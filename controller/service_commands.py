@@ -62,6 +62,27 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_status(args: argparse.Namespace) -> int:
+    import json
+
+    from .config import load_config
+    from .status import StatusError, default_path, format_status, read_status, service_state
+
+    path = args.status_file or load_config(args.config).status_file or default_path()
+    from pathlib import Path
+
+    try:
+        data = read_status(Path(path))
+    except StatusError as exc:
+        print(f"chessery status: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(data, indent=1))
+    else:
+        print("\n".join(format_status(data)))
+    return 0 if service_state(data) == "running" else 1
+
+
 def cmd_layouts(args: argparse.Namespace) -> int:
     from hardware.layout import layout_names, load_layout
 
@@ -91,6 +112,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--db", help="games database file (default: in the user data folder)")
     p.add_argument("--config", help="configuration file (default: in the user config folder, if present)")
     p.add_argument("--frame", help="PNG file for the headless frame")
+    p.add_argument("--status-file", help="file to keep the service's status in, for chessery status "
+                                         "(default: in the user runtime folder)")
     p.add_argument("--answers", help="answer prompts from this event script's choose lines, in order, "
                                      "like a player at the screen (demos and tests)")
     p.add_argument("--demo-moves", help="demo game moves, space separated (default: a built-in game)")
@@ -115,6 +138,16 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--game", type=int, help="game number (default: the latest)")
     p.add_argument("--out", help="write to this file instead of stdout")
     p.set_defaults(handler=cmd_export)
+
+    p = sub.add_parser("status", help="the running service: link state, error counters, boot id, last snapshot",
+                       description="Show the state of the running service from the status file it rewrites "
+                                   "every few seconds. Exit status 0 while it runs, 1 when it is stopped, stale "
+                                   "or not found.")
+    p.add_argument("--status-file", help="the service's status file (default: configuration, else the user "
+                                         "runtime folder)")
+    p.add_argument("--config", help="configuration file whose status_file to read")
+    p.add_argument("--json", action="store_true", help="the status file as it is (JSON)")
+    p.set_defaults(handler=cmd_status)
 
     p = sub.add_parser("layouts", help="the shipped board layouts")
     p.set_defaults(handler=cmd_layouts)

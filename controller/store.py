@@ -219,7 +219,8 @@ class GameStore:
         with self._tx():
             cur = self._con.execute("INSERT INTO games (variant, start_fen, started) VALUES (?, ?, ?)",
                                     (variant, start_fen, _now()))
-        return int(cur.lastrowid)
+        assert cur.lastrowid is not None
+        return cur.lastrowid
 
     def record(self, game_id: int, undone: int, moves: list[str] | tuple[str, ...]) -> int:
         """Take back the last ``undone`` plies and append ``moves``, in one transaction.
@@ -255,7 +256,7 @@ class GameStore:
             raise StoreError(f"{self.path}: no game {game_id}")
         moves = tuple(r[0] for r in self._con.execute("SELECT move FROM moves WHERE game_id = ? ORDER BY ply",
                                                        (game_id,)))
-        return GameRecord(*row, moves=moves)
+        return GameRecord(row[0], row[1], row[2], row[3], row[4], row[5], row[6], moves=moves)
 
     def unfinished(self, variant: str | None = None) -> GameRecord | None:
         """The latest game (of ``variant``) that has not ended: the one to resume after a restart."""

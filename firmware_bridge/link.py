@@ -114,6 +114,9 @@ class Link:
         #: Why the link cannot reach the board, when it can tell (a board of another protocol
         #: version, every frame garbled, a board of the wrong size); "" once in sync.
         self.problem = ""
+        #: Unix time of the latest state change, and of the latest snapshot (None: none yet).
+        self.state_since = time.time()
+        self.last_snapshot_at: float | None = None
         #: SensorEvent values for the controller, in order (and LinkStatus values with
         #: ``states_in_events``).
         self.events: queue.Queue[SensorEvent | LinkStatus] = queue.Queue()
@@ -295,7 +298,7 @@ class Link:
             if self.stopping.is_set():
                 break
             delay = self.backoff[0] if self._session_synced else min(delay * 2, self.backoff[1])
-            self._outage(reason)
+            self._outage(reason or "the session ended")
             if self.stopping.wait(delay):
                 break
         self._set_state(LinkState.CLOSED, "closed")
@@ -510,6 +513,7 @@ class Link:
 
     def _on_snapshot(self, snapshot: Snapshot, now: float) -> None:
         self.counts["snapshots"] += 1
+        self.last_snapshot_at = time.time()
         states = snapshot.states
         if self._model is None or len(self._model) != len(states):
             self._model = bytearray(states)
@@ -640,6 +644,7 @@ class Link:
             if state is previous or previous is LinkState.CLOSED:
                 return
             self._state = state
+            self.state_since = time.time()
             if state is LinkState.CONNECTED:
                 self.problem = ""
             log.info("%s: from %s to %s (%s)", self.name, previous.value, state.value, reason)
