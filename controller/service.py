@@ -99,6 +99,9 @@ class Service:
         self.out = out or sys.stdout
         self.err = err
         self.status_path = status_path
+        #: Seconds between rewrites of the status file; set after each rewrite.
+        self.status_every = 2.0
+        self.status_written = threading.Event()
         self._summary: dict = {}
         self.window = window
         self.print_moves = print_moves
@@ -169,7 +172,7 @@ class Service:
     def _write_status(self) -> None:
         """Rewrite the status file every few seconds until the service stops (then once more,
         saying so). A status file that cannot be written is reported once; refereeing goes on."""
-        from .status import WRITE_EVERY, link_status, write_status
+        from .status import link_status, write_status
 
         assert self.status_path is not None
         started = time.time()
@@ -181,11 +184,12 @@ class Service:
                     "boards": [link_status(link) for link in self.links]}
             try:
                 write_status(self.status_path, data)
+                self.status_written.set()
             except OSError as exc:
                 if not failed:
                     failed = True
                     log.warning("cannot write the status file %s: %s", self.status_path, exc)
-            if not running or self.stopping.wait(WRITE_EVERY):
+            if not running or self.stopping.wait(self.status_every):
                 if running:
                     continue  # once more, saying it stopped
                 return

@@ -26,6 +26,7 @@ import json
 import os
 import tempfile
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,9 @@ class StatusError(ChesseryError, ValueError):
 def default_path() -> Path:
     import platformdirs
 
-    return Path(platformdirs.user_runtime_dir("chessery")) / "status.json"
+    with warnings.catch_warnings():  # no XDG_RUNTIME_DIR: platformdirs falls back to /tmp and says so
+        warnings.simplefilter("ignore")
+        return Path(platformdirs.user_runtime_dir("chessery")) / "status.json"
 
 
 def link_status(link: Any) -> dict[str, Any]:
