@@ -253,7 +253,8 @@ class Link:
                 self._led_patterns.clear()
             for cell in mine:
                 self._led_patterns[cell] = code
-            self._send(SetLeds(code, tuple(mine), replace))
+            if self.hello is None or self.hello.leds:  # a board without lights is sent none
+                self._send(SetLeds(code, tuple(mine), replace))
 
     def set_params(self, scan_ms: int | None = None, debounce_ms: int | None = None,
                    heartbeat_ms: int | None = None, timeout: float = 1.0) -> Hello:

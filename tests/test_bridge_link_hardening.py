@@ -12,10 +12,10 @@ import time
 
 import pytest
 
-from firmware_bridge import Link, LinkState
+from firmware_bridge import Link, LinkError, LinkState
 from firmware_bridge.firmware import protocol as P
 from firmware_bridge.framer import Framer
-from firmware_bridge.messages import Event, Heartbeat, Hello, Ping, RequestSnapshot
+from firmware_bridge.messages import Event, Heartbeat, Hello, Ping, RequestSnapshot, SetParams
 from firmware_bridge.virtual_port import PtyPort
 from tests.test_bridge_link import WAIT, CountingHandler, HandBoard
 
@@ -201,3 +201,17 @@ def test_a_snapshot_of_another_size_than_the_hello_is_a_bad_payload():
     assert [type(m) for m in messages] == [Hello, Event]
     assert framer.errors["bad_payload"] == 2
     assert "EVENT for cell 64 of a board of 64 cells" in framer.last_error
+
+
+def test_a_board_without_lights_is_sent_no_set_leds():
+    board = HandBoard()
+    link = connect(board)  # HELLO caps 0: no lights
+    try:
+        assert link.wait_connected(WAIT)
+        link.set_leds([12, 28], "blink")
+        with pytest.raises(LinkError):
+            link.set_params(heartbeat_ms=500, timeout=0.2)  # a frame that is sent: it comes next
+        assert isinstance(board.expect(object), SetParams)
+    finally:
+        link.close()
+        board.port.close()
