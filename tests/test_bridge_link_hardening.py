@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from firmware_bridge import Link, LinkError, LinkState
+from firmware_bridge import Link, LinkError, LinkState, LinkStatus
 from firmware_bridge.firmware import protocol as P
 from firmware_bridge.framer import Framer
 from firmware_bridge.messages import Event, Heartbeat, Hello, Ping, RequestSnapshot, SetParams
@@ -46,7 +46,9 @@ class AnsweringBoard:
     def run(self) -> None:
         while not self.stopping.is_set():
             try:
-                ready, _, _ = select.select([self.port._master], [], [], 0.05)
+                master = self.port._master
+                assert master is not None
+                ready, _, _ = select.select([master], [], [], 0.05)
                 if not ready:
                     continue
                 messages = self.framer.feed(self.port.read())
@@ -121,7 +123,7 @@ def test_a_line_that_garbles_every_answer_is_named_and_asked_with_back_off():
 
 
 def wait_until_problem(link: Link) -> list:
-    seen = []
+    seen: list[LinkStatus] = []
     deadline = time.monotonic() + WAIT
     while not any(s.problem for s in seen):
         remaining = deadline - time.monotonic()

@@ -45,7 +45,8 @@ def test_finish_and_reopen_by_takeback(tmp_path: Path) -> None:
         assert store.unfinished() is None
         assert store.game(game).result == "0-1"
         store.record(game, 1, [])  # the mate taken back: the game is open again
-        assert store.unfinished().moves == ("f2f3", "e7e5", "g2g4")
+        reopened = store.unfinished()
+        assert reopened is not None and reopened.moves == ("f2f3", "e7e5", "g2g4")
 
 
 def test_taking_back_more_than_was_played_changes_nothing(tmp_path: Path) -> None:
@@ -173,7 +174,8 @@ def test_a_reader_reads_a_store_and_leaves_nothing_beside_it(tmp_path: Path) -> 
         store.record(store.new_game("chess", FEN), 0, ["e2e4"])
     before = path.read_bytes()
     with GameStore(path, readonly=True) as store:
-        assert store.latest().moves == ("e2e4",)
+        latest = store.latest()
+        assert latest is not None and latest.moves == ("e2e4",)
         with pytest.raises(sqlite3.OperationalError, match="readonly"):
             store.new_game("chess", FEN)
     assert path.read_bytes() == before and _sidecars(path) == []

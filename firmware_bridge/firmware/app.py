@@ -13,7 +13,7 @@ per cell.
 try:
     from firmware_bridge.firmware.core import BoardCore
 except ImportError:
-    from core import BoardCore
+    from core import BoardCore  # type: ignore[no-redef]
 
 
 class FirmwareApp:

@@ -27,9 +27,9 @@ try:
     from firmware_bridge.firmware.debounce import Debouncer
     from firmware_bridge.firmware.leds import Leds
 except ImportError:
-    import protocol as P
-    from debounce import Debouncer
-    from leds import Leds
+    import protocol as P  # type: ignore[no-redef]
+    from debounce import Debouncer  # type: ignore[no-redef]
+    from leds import Leds  # type: ignore[no-redef]
 
 FIRMWARE_VERSION = (1, 0, 0)
 

@@ -18,7 +18,7 @@ try:
     # CPython: crc_hqx with an initial value of 0xFFFF *is* CRC-16/CCITT-FALSE, in C.
     from binascii import crc_hqx as _crc_hqx
 except ImportError:  # MicroPython's binascii has only crc32
-    _crc_hqx = None
+    _crc_hqx = None  # type: ignore[assignment]
 
 VERSION = 1
 
