@@ -101,6 +101,8 @@ class Service:
         self.status_path = status_path
         #: Seconds between rewrites of the status file; set after each rewrite.
         self.status_every = 2.0
+        #: Seconds between log lines naming the link errors that grew meanwhile (if any did).
+        self.counter_log_every = 600.0
         self.status_written = threading.Event()
         self._summary: dict = {}
         self.window = window
@@ -172,13 +174,25 @@ class Service:
     def _write_status(self) -> None:
         """Rewrite the status file every few seconds until the service stops (then once more,
         saying so). A status file that cannot be written is reported once; refereeing goes on."""
-        from .status import link_status, write_status
+        from .status import error_growth, link_status, write_status
 
         assert self.status_path is not None
         started = time.time()
         failed = False
+        counted = [link.stats for link in self.links]
+        counted_at = time.monotonic()
         while True:
             running = not self.stopping.is_set()
+            if time.monotonic() - counted_at >= self.counter_log_every:
+                # The journal's periodic word on link errors, only when there were any.
+                for i, link in enumerate(self.links):
+                    now_counts = link.stats
+                    grown = error_growth(counted[i], now_counts)
+                    if grown:
+                        log.warning("%s: in the last %.0f min: %s", link.name,
+                                    (time.monotonic() - counted_at) / 60, grown)
+                    counted[i] = now_counts
+                counted_at = time.monotonic()
             data = {"pid": os.getpid(), "started": started, "updated": time.time(), "running": running,
                     "variant": self.variant.name, "game": self._summary,
                     "boards": [link_status(link) for link in self.links]}

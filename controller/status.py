@@ -27,6 +27,7 @@ import os
 import tempfile
 import time
 import warnings
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +74,20 @@ def link_status(link: Any) -> dict[str, Any]:
         "last_snapshot": link.last_snapshot_at,
         "counters": dict(sorted(link.stats.items())),
     }
+
+
+def error_growth(before: Counter[str] | dict[str, int], after: Counter[str] | dict[str, int]) -> str:
+    """The error counters that grew from ``before`` to ``after``, as ``3 bad_crc, 1 gaps``
+    ("" when none did): the periodic log line of a service whose link has trouble."""
+    grown = [(k, after.get(k, 0) - before.get(k, 0)) for k in (*ERROR_CLASSES, *sorted(after))
+             if (k in ERROR_CLASSES or k.startswith("board_"))]
+    seen: set[str] = set()
+    parts = []
+    for key, n in grown:
+        if n > 0 and key not in seen:
+            seen.add(key)
+            parts.append(f"{n} {key}")
+    return ", ".join(parts)
 
 
 def write_status(path: Path, data: dict[str, Any]) -> None:

@@ -23,6 +23,7 @@ from controller.service import Service, exit_status
 from controller.status import read_status, service_state
 from controller.store import GameStore
 from firmware_bridge.simboard import SimBoard
+from tests.test_bridge_link import CountingHandler
 from tests.test_e2e_service import replay_stream
 
 REPO = Path(__file__).resolve().parent.parent
@@ -204,3 +205,29 @@ def test_chessery_status_shows_link_state_counters_boot_id_and_last_snapshot(tmp
     assert capsys.readouterr().out.startswith("service: stopped")
     assert main(["status", "--status-file", str(tmp_path / "none.json")]) == 1
     assert "no status file: the service is not running" in capsys.readouterr().err
+
+
+def test_link_errors_get_a_periodic_log_line_when_they_grew(tmp_path: Path) -> None:
+    handler = CountingHandler("in the last", 1)
+    logger = logging.getLogger("chessery")
+    logger.addHandler(handler)
+    board = SimBoard(CHESS, faults="flip=0.02", seed=3).start()  # a noisy line: frames get garbled
+    store = GameStore(tmp_path / "g.db")
+    service = Service(Config(port=(board.path,)), CHESS, store, SensorMap(CHESS), print_moves=False,
+                      status_path=tmp_path / "s.json")
+    service.counter_log_every = 0.3
+    try:
+        start(service)
+        board.play("lift e2\nplace e4\nlift e7\nplace e5\n", timeout=TIMEOUT)
+        assert handler.reached.wait(TIMEOUT)
+    finally:
+        service.stop()
+        board.stop()
+        store.close()
+        logger.removeHandler(handler)
+    line = next(r.getMessage() for r in handler.records if "in the last" in r.getMessage())
+    assert line.startswith(f"{board.path}: in the last 0 min: ")
+    counts = line.split(": ", 2)[2].split(", ")
+    assert all(part.split(" ")[1] in ("bad_crc", "truncated", "oversized", "wrong_version", "unknown_type",
+                                      "bad_payload", "gaps", "inconsistent", "silences", "resets")
+               or part.split(" ")[1].startswith("board_") for part in counts)
