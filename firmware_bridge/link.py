@@ -26,6 +26,11 @@ model; and the model comes back to the board's true state after any fault*. Conc
   events, whatever the players did in the meantime;
 * a board reset (a new ``boot_id`` in HELLO or HEARTBEAT) is handled like a reconnect, and the
   lights and parameters the host had set are sent again.
+* questions back off: an unanswered PING or REQUEST_SNAPSHOT is asked again after
+  ``retry_interval``, doubling up to ``retry_cap``, and a garbled answer brings the next ask
+  forward to a tenth of that at most; when frames keep being rejected the link says why, once,
+  in ``problem`` and on a status (a board of another protocol version, a line that garbles
+  everything, a board with another number of cells than ``expected_cells``).
 
 States (``state``, the ``states`` queue and the optional ``on_state`` callback, which runs on the
 reader thread and must not block): IDLE -> CONNECTING -> CONNECTED -> DISCONNECTED -> ... -> CLOSED
