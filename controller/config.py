@@ -74,6 +74,7 @@ class Config:
     notation: str = "uci"
     time_control: str = ""
     operator_pin: str = ""
+    status_file: str = ""
     timing: Timing = field(default_factory=Timing)
     gpio: GpioConfig = field(default_factory=GpioConfig)
     event: EventConfig = field(default_factory=EventConfig)
@@ -85,6 +86,12 @@ class Config:
 def _str(v: Any) -> str:
     if not isinstance(v, str):
         raise ValueError(f"expected text, got {v!r}")
+    return v
+
+
+def _name(v: Any) -> str:
+    if not isinstance(v, str) or not v.strip():
+        raise ValueError(f"expected a name, got {v!r}")
     return v
 
 
@@ -166,7 +173,7 @@ def _digits(v: Any) -> str:
 
 #: Every key: (parser, description). Sections are dotted.
 KEYS: dict[str, tuple[Callable[[Any], Any], str]] = {
-    "variant": (_str, "variant name (chessery variants)"),
+    "variant": (_name, "variant name (chessery variants)"),
     "port": (_ports, "serial URL of the board, or a list (one per board of a multi-board set); "
                      "empty: the built-in simulated board plays a demo game"),
     "layout": (_str, "layout name (hardware/layouts) or TOML file mapping sensors to cells"),
@@ -183,6 +190,8 @@ KEYS: dict[str, tuple[Callable[[Any], Any], str]] = {
     **{f"event.{name}": (_str, "PGN tag") for name in ("name", "site", "round", "white", "black")},
     "clock.pause_on_question": (_bool, "stop the clock while a question is open"),
     "clock.pause_on_fix": (_bool, "stop the clock while the board must be fixed"),
+    "status_file": (_str, "file the service keeps its status in, for chessery status (empty: the user runtime "
+                          "folder)"),
     **{f"timing.{f.name}": (_ms, "ms") for f in fields(Timing)},
     "gpio.enabled": (_bool, "false: never touch GPIO"),
     "gpio.pin_factory": (_str, "gpiozero pin factory (empty: gpiozero's choice)"),
@@ -247,6 +256,10 @@ def load_config(path: str | Path | None) -> Config:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"{p}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        line = p.read_bytes()[:exc.start].count(b"\n") + 1
+        raise ConfigError(f"{p}: line {line}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x}); "
+                          f"save the file as UTF-8") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

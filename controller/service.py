@@ -32,17 +32,21 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import engine
 from engine import Variant
 
 from .board_map import SensorMap
 from .config import Config, load_config
-from .inference import Event
+from .inference import Event, Prompt, Status
+from .logs import setup_logging, write_safely
 from .run_options import kiosk_overrides
 from .session import Session, Update
 from .store import GameStore
+
+if TYPE_CHECKING:
+    from hardware.panel import Panel
 
 log = logging.getLogger("chessery")
 
@@ -63,7 +67,7 @@ def configure(args: argparse.Namespace) -> Config:
     """The configuration file with the command line's options on top."""
     config = load_config(args.config)
     over: dict = {}
-    if args.variant:
+    if args.variant is not None:  # --variant "" is a mistake, not "the default"
         over["variant"] = args.variant
     if args.port:
         over["port"] = tuple(args.port)
@@ -75,6 +79,8 @@ def configure(args: argparse.Namespace) -> Config:
         over["db"] = args.db
     if args.frame:
         over["frame"] = args.frame
+    if getattr(args, "status_file", None):
+        over["status_file"] = args.status_file
     if args.headless:
         over["display"] = "headless"
     elif args.kiosk:
@@ -88,20 +94,32 @@ def configure(args: argparse.Namespace) -> Config:
 class Service:
     def __init__(self, config: Config, variant: Variant, store: GameStore, sensor_map: SensorMap, *,
                  answers: list[str] | None = None, answer_delay_ms: int = 0, out: TextIO | None = None,
-                 err: TextIO | None = None, window=None, print_moves: bool = True) -> None:
+                 err: TextIO | None = None, window=None, print_moves: bool = True,
+                 status_path: Path | None = None) -> None:
+        """``out``: where moves are printed (stdout). ``err``: where messages go; None: the
+        ``chessery`` logger (``chessery run`` gives it one handler on stderr). A reader of
+        either that goes away silences the stream, never the referee. ``status_path``: the
+        file ``chessery status`` reads (controller.status), rewritten while the service runs."""
         self.config = config
         self.variant = variant
         self.store = store
         self.map = sensor_map
         self.out = out or sys.stdout
-        self.err = err or sys.stderr
+        self.err = err
+        self.status_path = status_path
+        #: Seconds between rewrites of the status file; set after each rewrite.
+        self.status_every = 2.0
+        #: Seconds between log lines naming the link errors that grew meanwhile (if any did).
+        self.counter_log_every = 600.0
+        self.status_written = threading.Event()
+        self._summary: dict = {}
         self.window = window
         self.print_moves = print_moves
         self.inputs: queue.Queue[tuple] = queue.Queue()
         self.stopping = threading.Event()
         self.finished = threading.Event()  # the controller loop has ended
         self.links: list = []
-        self.panel = None
+        self.panel: Panel | None = None
         self.error: BaseException | None = None
         self._t0 = time.monotonic()
         identity = config.identity == "true"
@@ -109,7 +127,7 @@ class Service:
         self._answers = list(answers or [])
         self._answer_delay = answer_delay_ms
         self._answer_at: int | None = None
-        self._answered_prompt = None
+        self._answered_prompt: Prompt | None = None
         self._threads: list[threading.Thread] = []
         self._connected: set[int] = set()
         self._synced = False
@@ -121,7 +139,8 @@ class Service:
         self._clock_offsets: dict[int, int] = {}
         self._notice = "Waiting for the board"
         self._leds: tuple | None = None
-        self._last_status = None
+        self._last_status: Status | None = None
+        self._out_lost = False
         self._printed: list[str] = []  # the game's moves as printed in SAN, for "undo" lines
         #: The chess clock (None: untimed), and when the latest move was completed on the board.
         self.clock = None
@@ -150,6 +169,13 @@ class Service:
         #: Called on the controller thread with the status just shown (screen, panel, board lights).
         self.on_show: Callable[[object], None] | None = None
 
+    def say(self, text: str, level: int = logging.INFO) -> None:
+        """One message for whoever watches the service: one line, one write."""
+        if self.err is None:
+            log.log(level, "%s", text)
+        else:
+            write_safely(self.err, f"chessery: {text}\n")
+
     def now(self) -> int:
         return int((time.monotonic() - self._t0) * 1000)
 
@@ -164,7 +190,8 @@ class Service:
             # link wakes up (the board's heartbeat wakes it anyway): 50 times a second was 0.7 %
             # of a core for nothing.
             link = Link(url, cell_offset=offset, name=f"board {i + 1} ({url})" if len(self.config.port) > 1 else url,
-                        states_in_events=True, read_timeout=IDLE_READ_S)
+                        states_in_events=True, read_timeout=IDLE_READ_S,
+                        expected_cells=self.map.board_sizes[i])
             self.links.append(link)
         self._open_panel()
         for i, link in enumerate(self.links):
@@ -172,12 +199,51 @@ class Service:
             self._spawn(f"forward {link.name}", self._forward, i, link)
         self._spawn("controller", self._loop)
         self._show()
+        if self.status_path is not None:
+            self._spawn("status", self._write_status)
         return self
 
     def _spawn(self, name: str, target, *args) -> None:
         t = threading.Thread(target=target, args=args, name=name, daemon=True)
         t.start()
         self._threads.append(t)
+
+    def _write_status(self) -> None:
+        """Rewrite the status file every few seconds until the service stops (then once more,
+        saying so). A status file that cannot be written is reported once; refereeing goes on."""
+        from .status import error_growth, link_status, write_status
+
+        assert self.status_path is not None
+        started = time.time()
+        failed = False
+        counted = [link.stats for link in self.links]
+        counted_at = time.monotonic()
+        while True:
+            running = not self.stopping.is_set()
+            if time.monotonic() - counted_at >= self.counter_log_every:
+                # The journal's periodic word on link errors, only when there were any.
+                for i, link in enumerate(self.links):
+                    now_counts = link.stats
+                    grown = error_growth(counted[i], now_counts)
+                    if grown:
+                        log.warning("%s: in the last %.0f min: %s", link.name,
+                                    (time.monotonic() - counted_at) / 60, grown)
+                    counted[i] = now_counts
+                counted_at = time.monotonic()
+            data = {"pid": os.getpid(), "started": started, "updated": time.time(), "running": running,
+                    "variant": self.variant.name, "game": self._summary,
+                    "boards": [link_status(link) for link in self.links]}
+            try:
+                write_status(self.status_path, data)
+                self.status_written.set()
+            except OSError as exc:
+                if not failed:
+                    failed = True
+                    log.warning("cannot write the status file %s: %s", self.status_path, exc)
+            if not running or self.stopping.wait(self.status_every):
+                if running:
+                    continue  # once more, saying it stopped
+                return
 
     def stop(self) -> None:
         self.stopping.set()
@@ -202,7 +268,7 @@ class Service:
                                                         "buzzer", "encoder_a", "encoder_b")}
         self.panel, reason = open_panel(pins, lambda word: self.inputs.put(("button", word)), gpio.pin_factory)
         if self.panel is None:
-            print(f"chessery: no GPIO ({reason}); running without buttons, lights and buzzer", file=self.err)
+            self.say(f"no GPIO ({reason}); running without buttons, lights and buzzer")
 
     def _forward(self, index: int, link) -> None:
         """One path per port for events and state changes, so they reach the controller in the
@@ -439,6 +505,9 @@ class Service:
         from firmware_bridge.events import LinkState
 
         link = self.links[index]
+        if status.problem:  # the board answers, but cannot be refereed as it is
+            self._notice = f"Board {link.name}: {status.problem}"
+            return
         if status.occupancy is not None:
             self._boards[index] = (list(status.occupancy), list(status.pieces or (None,) * len(status.occupancy)))
         if status.state is LinkState.CONNECTED:
@@ -452,6 +521,8 @@ class Service:
                 t = min(int((status.host_time - self._t0) * 1000), self.now())
                 self._report(self.session.sync(self._readings(), t))
                 self._synced = True
+        elif status.state is LinkState.CLOSED and not self.stopping.is_set():
+            self._notice = f"Cannot use the port {link.url}: {status.reason}"
         elif index not in self._connected and status.state in (LinkState.DISCONNECTED, LinkState.CONNECTING):
             from .link_notice import never_connected
 
@@ -499,12 +570,10 @@ class Service:
     def _report(self, update: Update) -> None:
         if self.print_moves:
             undone, accepted = self._printable(update)
-            for text in undone:
-                print(f"undo {text}", file=self.out)
-            for text in accepted:
-                print(text, file=self.out)
-            if update.undone or update.accepted:
-                self.out.flush()
+            lines = [f"undo {text}" for text in undone] + list(accepted)
+            if lines and not write_safely(self.out, "".join(f"{line}\n" for line in lines)) and not self._out_lost:
+                self._out_lost = True
+                log.warning("standard output is gone; moves are no longer printed (they are still stored)")
         if self.panel is not None and update.accepted:
             self.panel.beep("move")
         if self.on_update is not None:
@@ -513,7 +582,7 @@ class Service:
         if status != self._last_status:
             if self.print_moves and status.message and (self._last_status is None
                                                         or status.message != self._last_status.message):
-                print(f"chessery: {status.message}", file=self.err)
+                self.say(status.message)
             if self.panel is not None and status.kind == "ask":
                 self.panel.beep("ask")
             if self.panel is not None and status.kind == "fix":
@@ -556,11 +625,13 @@ class Service:
             try:
                 self._report(self.session.answer(answer, self.now()))
             except ValueError as exc:
-                print(f"chessery: demo answer {answer!r} does not fit: {exc}", file=self.err)
+                self.say(f"demo answer {answer!r} does not fit: {exc}")
 
     # -- output -------------------------------------------------------------------------------------
     def _show(self) -> None:
         status = self.session.status
+        self._summary = {"id": self.session.game_id, "phase": self.session.phase,
+                         "message": self._notice or status.message}
         if self.window is not None:
             from .screen import view_of
 
@@ -661,9 +732,24 @@ def demo_script(variant: Variant, moves_text: str | None, watched: bool) -> list
     return script_for_moves(variant, moves, style)
 
 
+def _status_path(config: Config) -> Path:
+    if config.status_file:
+        return Path(config.status_file)
+    from .status import default_path
+
+    return default_path()
+
+
 def run_service(args: argparse.Namespace) -> int:
     config = configure(args)
+    setup_logging(config.link_log)  # before anything that may have something to say
     variant = engine.find_variant(config.variant)
+    from .ports import check_port
+
+    for url in config.port:
+        warning = check_port(url)  # a URL that can never work stops here, with one line
+        if warning:
+            log.warning("%s", warning)
     layout = None
     if config.layout:
         from hardware.layout import load_layout
@@ -671,7 +757,7 @@ def run_service(args: argparse.Namespace) -> int:
         layout = load_layout(config.layout)
     mode = config.display
     if mode == "windowed" and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-        print("chessery: no screen (DISPLAY is not set): running headless", file=sys.stderr)
+        log.info("no screen (DISPLAY is not set): running headless")
         mode = "headless"
     answers: list[str] = []
     board: DemoBoard | None = None
@@ -680,7 +766,7 @@ def run_service(args: argparse.Namespace) -> int:
         demo_lines = demo_script(variant, args.demo_moves, watched=mode != "headless")
         answers = [line.split(None, 1)[1] for line in demo_lines if line.startswith("choose ")]
         if config.layout:
-            print("chessery: the simulated board numbers its sensors by engine cell; --layout ignored", file=sys.stderr)
+            log.info("the simulated board numbers its sensors by engine cell; --layout ignored")
             layout = None
         config = replace(config, port=(), orientation=0)
     if args.answers:
@@ -689,8 +775,6 @@ def run_service(args: argparse.Namespace) -> int:
         answers = [c.answer for c in load_script(args.answers, variant) if isinstance(c, Choose)]
     sensor_map = SensorMap(variant, layout, config.orientation, boards=max(1, len(config.port)))
     store = GameStore(config.db or None)
-    logging.basicConfig(level=logging.WARNING, format="chessery: %(name)s: %(message)s",
-                        filename=config.link_log or None)
     from display.window import Window
 
     frame = _frame_path(config) if mode == "headless" else None
@@ -699,14 +783,15 @@ def run_service(args: argparse.Namespace) -> int:
     if demo_lines:
         board = DemoBoard(variant, demo_lines)
         config = replace(config, port=(board.path,))
-        print(f"chessery: demo game on a simulated board at {board.path}", file=sys.stderr)
+        log.info("demo game on a simulated board at %s", board.path)
     service = Service(config, variant, store, sensor_map, answers=answers,
-                      answer_delay_ms=0 if mode == "headless" else DEMO_ANSWER_MS, print_moves=mode == "headless")
+                      answer_delay_ms=0 if mode == "headless" else DEMO_ANSWER_MS, print_moves=mode == "headless",
+                      status_path=_status_path(config))
     window = Window(mode, config.size, snapshot=frame, title=f"Chessery: {variant.title}",
                     on_input=lambda ev: service.inputs.put(("touch", ev)))
     service.window = window
     if frame is not None:
-        print(f"frame: {frame}", flush=True)
+        write_safely(sys.stdout, f"frame: {frame}\n")
     stop_requested = threading.Event()
 
     def on_signal(signum: int, _frame: object) -> None:
@@ -727,9 +812,17 @@ def run_service(args: argparse.Namespace) -> int:
         store.close()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-    if service.error is not None:
-        raise service.error
-    return 0
+    return exit_status(service)
+
+
+def exit_status(service: Service) -> int:
+    """0 after a requested stop; 1, with the reason on the log, when the referee stopped by
+    itself (so systemd restarts it and the journal says why)."""
+    if service.error is None:
+        return 0
+    exc = service.error
+    log.error("the referee stopped: %s: %s", type(exc).__name__, exc)
+    return 1
 
 
 def _stop_when_demo_done(service: Service, board) -> None:

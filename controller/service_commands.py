@@ -52,7 +52,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     config = load_config(args.config)
     db = args.db or config.db or None
-    with GameStore(db) as store:
+    with GameStore(db, readonly=True) as store:
         game = None
         if args.all:
             if not store.game_ids():
@@ -72,6 +72,27 @@ def cmd_export(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    import json
+
+    from .config import load_config
+    from .status import StatusError, default_path, format_status, read_status, service_state
+
+    path = args.status_file or load_config(args.config).status_file or default_path()
+    from pathlib import Path
+
+    try:
+        data = read_status(Path(path))
+    except StatusError as exc:
+        print(f"chessery status: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(data, indent=1))
+    else:
+        print("\n".join(format_status(data)))
+    return 0 if service_state(data) == "running" else 1
 
 
 def cmd_layouts(args: argparse.Namespace) -> int:
@@ -103,6 +124,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--db", help="games database file (default: in the user data folder)")
     p.add_argument("--config", help="configuration file (default: in the user config folder, if present)")
     p.add_argument("--frame", help="PNG file for the headless frame")
+    p.add_argument("--status-file", help="file to keep the service's status in, for chessery status "
+                                         "(default: in the user runtime folder)")
     p.add_argument("--answers", help="answer prompts from this event script's choose lines, in order, "
                                      "like a player at the screen (demos and tests)")
     p.add_argument("--demo-moves", help="demo game moves, space separated (default: a built-in game)")
@@ -134,6 +157,16 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--root", default="/", help=argparse.SUPPRESS)  # tests: a fake /proc and /sys
     p.add_argument("--config", help="configuration file (event tags; default: in the user config folder)")
     p.set_defaults(handler=cmd_export)
+
+    p = sub.add_parser("status", help="the running service: link state, error counters, boot id, last snapshot",
+                       description="Show the state of the running service from the status file it rewrites "
+                                   "every few seconds. Exit status 0 while it runs, 1 when it is stopped, stale "
+                                   "or not found.")
+    p.add_argument("--status-file", help="the service's status file (default: configuration, else the user "
+                                         "runtime folder)")
+    p.add_argument("--config", help="configuration file whose status_file to read")
+    p.add_argument("--json", action="store_true", help="the status file as it is (JSON)")
+    p.set_defaults(handler=cmd_status)
 
     p = sub.add_parser("layouts", help="the shipped board layouts")
     p.set_defaults(handler=cmd_layouts)

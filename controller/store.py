@@ -6,8 +6,13 @@ its moves. It is ours only if its header says so: ``PRAGMA application_id`` is
 is not SQLite, another program's database, a newer schema, a file that fails
 ``PRAGMA integrity_check`` or lacks our tables -- raises :class:`StoreError` with one line saying
 what is wrong, and the file is never written to: it is inspected through a read-only connection
-and opened for writing only after it passed. A missing or empty (0-byte) file becomes a new
-store.
+and opened for writing only after it passed. A missing file becomes a new store; an empty
+(0-byte) one too, with a warning on the log that says so (it may be a store whose contents were
+lost). Inspecting never leaves ``-wal``/``-shm`` files behind that were not there before.
+
+Readers (``GameStore(path, readonly=True)``: ``chessery export``, ``chessery status``) never
+create anything: a missing file, a missing folder or an empty file is a ``StoreError``, and the
+database is opened read-only.
 
 Durability: WAL journal with ``synchronous=FULL``, so a transaction that returned is on disk
 and a process killed (or a power cut) at any instant leaves either the whole move or none.
@@ -15,12 +20,17 @@ and a process killed (or a power cut) at any instant leaves either the whole mov
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from engine.errors import ChesseryError
+
+log = logging.getLogger("chessery.store")
 
 #: "CHSY" in ASCII: marks the file as a Chessery store.
 APPLICATION_ID = 0x43485359
@@ -76,13 +86,44 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+SIDECARS = ("-wal", "-shm", "-journal")
+
+
+@contextlib.contextmanager
+def no_new_sidecars(path: Path, keep: bool = False) -> Iterator[None]:
+    """Remove the ``-wal``/``-shm``/``-journal`` files that SQLite created beside ``path`` while
+    the block ran (a read-only connection to a WAL database creates them), when the block fails
+    or unless ``keep``. Files that were there before are somebody else's and stay."""
+    there = {suffix for suffix in SIDECARS if Path(f"{path}{suffix}").exists()}
+    ok = False
+    try:
+        yield
+        ok = True
+    finally:
+        if not (ok and keep):
+            for suffix in SIDECARS:
+                if suffix not in there:
+                    with contextlib.suppress(FileNotFoundError):
+                        Path(f"{path}{suffix}").unlink()
+
+
+def _connect_ro(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+
+
 def check_file(path: Path) -> None:
-    """Raise ``StoreError`` unless ``path`` is a sound Chessery store (read-only inspection)."""
+    """Raise ``StoreError`` unless ``path`` is a sound Chessery store (read-only inspection,
+    which leaves no files behind)."""
+    with no_new_sidecars(path):
+        _check_file(path)
+
+
+def _check_file(path: Path) -> None:
     def fail(reason: str) -> StoreError:
         return StoreError(f"{path}: {reason}; the file was left untouched (move it away or pass another --db)")
 
     try:
-        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        con = _connect_ro(path)
     except sqlite3.Error as exc:
         raise fail(f"cannot open: {exc}") from None
     try:
@@ -114,11 +155,18 @@ def check_file(path: Path) -> None:
 class GameStore:
     """The games file. Methods that change it commit before returning."""
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    def __init__(self, path: str | Path | None = None, readonly: bool = False) -> None:
         self.path = Path(path) if path else default_path()
+        self.readonly = readonly
+        self._sidecars: contextlib.ExitStack | None = None
+        if readonly:
+            self._open_readonly()
+            return
         fresh = not self.path.exists() or self.path.stat().st_size == 0
         if not fresh:
             check_file(self.path)
+        elif self.path.exists():
+            log.warning("%s: the file is empty (0 bytes); starting a new games database in it", self.path)
         else:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -134,8 +182,28 @@ class GameStore:
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot use the database: {exc}") from None
 
+    def _open_readonly(self) -> None:
+        if not self.path.exists():
+            raise StoreError(f"{self.path}: no such games database (nothing was created; check --db)")
+        if self.path.is_dir():
+            raise StoreError(f"{self.path}: a folder, not a games database")
+        if self.path.stat().st_size == 0:
+            raise StoreError(f"{self.path}: the file is empty (0 bytes), so there are no games in it")
+        check_file(self.path)
+        stack = contextlib.ExitStack()
+        stack.enter_context(no_new_sidecars(self.path))
+        try:
+            self._con = _connect_ro(self.path)
+        except sqlite3.Error as exc:
+            stack.close()
+            raise StoreError(f"{self.path}: cannot read the database: {exc}") from None
+        self._sidecars = stack
+
     def close(self) -> None:
         self._con.close()
+        if self._sidecars is not None:
+            self._sidecars.close()
+            self._sidecars = None
 
     def __enter__(self) -> GameStore:
         return self
@@ -151,7 +219,8 @@ class GameStore:
         with self._tx():
             cur = self._con.execute("INSERT INTO games (variant, start_fen, started) VALUES (?, ?, ?)",
                                     (variant, start_fen, _now()))
-        return int(cur.lastrowid)
+        assert cur.lastrowid is not None
+        return cur.lastrowid
 
     def record(self, game_id: int, undone: int, moves: list[str] | tuple[str, ...]) -> int:
         """Take back the last ``undone`` plies and append ``moves``, in one transaction.
@@ -187,7 +256,7 @@ class GameStore:
             raise StoreError(f"{self.path}: no game {game_id}")
         moves = tuple(r[0] for r in self._con.execute("SELECT move FROM moves WHERE game_id = ? ORDER BY ply",
                                                        (game_id,)))
-        return GameRecord(*row, moves=moves)
+        return GameRecord(row[0], row[1], row[2], row[3], row[4], row[5], row[6], moves=moves)
 
     def unfinished(self, variant: str | None = None) -> GameRecord | None:
         """The latest game (of ``variant``) that has not ended: the one to resume after a restart."""

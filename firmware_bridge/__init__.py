@@ -17,9 +17,12 @@ Events (``firmware_bridge.events``)::
         host_time: time.monotonic() when the link produced it;
         synthetic: made up from a snapshot difference after a reconnect, reset or lost frame.
     LinkState: IDLE, CONNECTING, CONNECTED, DISCONNECTED, CLOSED
-    LinkStatus(state, previous, reason, host_time, occupancy, pieces)
+    LinkStatus(state, previous, reason, host_time, occupancy, pieces, problem)
         occupancy/pieces: the link's model at that change. Take the baseline from the CONNECTED
         status: link.occupancy() is live and may already include events still in the queue.
+        problem: why the board cannot be refereed, when the link can tell (another protocol
+        version, every frame garbled, a board of the wrong size); a status that only names a
+        new problem has state == previous.
     flicker_pairs(events, window_ms=120) -> list[(i, j)]; without_flicker(events, window_ms=120)
         (host-side debounce is the controller's decision; these only find same-cell
         down/up pairs within the window, never events of two cells)
@@ -30,11 +33,12 @@ The link (``firmware_bridge.link``)::
 
     link = Link.open(url_or_path, cell_offset=0, silence_timeout=None, retry_interval=0.5,
                      backoff=(0.05, 2.0), on_state=None,   # opens via serial.serial_for_url
-                     states_in_events=False)
+                     states_in_events=False, expected_cells=None, retry_cap=4.0)
     link.events: queue.Queue[SensorEvent]         # raw and synthetic events, in order; with
         states_in_events each LinkStatus too, between the events before and after the change
     link.states: queue.Queue[LinkStatus]          # one per state change; on_state(status) too
-    link.state -> LinkState;  link.wait_connected(timeout) -> bool
+    link.state -> LinkState;  link.wait_connected(timeout) -> bool;  link.problem -> str
+    link.state_since, link.last_snapshot_at -> Unix time (None: no snapshot yet)
     link.occupancy() -> tuple[bool, ...];  link.pieces() -> tuple[str | None, ...];  link.cells
         (live: may include events still queued; see LinkStatus for a baseline)
     link.hello -> Hello | None (board_id, cells, identity, leds, firmware, heartbeat_ms, ...)

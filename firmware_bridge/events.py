@@ -82,6 +82,9 @@ class LinkStatus:
     host_time: float = 0.0
     occupancy: tuple[bool, ...] | None = None
     pieces: tuple[str | None, ...] | None = None
+    #: Why the board cannot be reached, when the link can tell ("this board speaks protocol
+    #: 2, ..."); a status that only names a new problem has ``state == previous``.
+    problem: str = ""
 
 
 # -- piece texts ----------------------------------------------------------------------------------

@@ -4,6 +4,11 @@ No I/O and no exceptions on bad input: a garbled stream, a truncated frame, a fr
 future protocol version, an endless run without a delimiter or a type this side does not
 understand each end up in :attr:`Framer.errors` (by class name) and in :attr:`Framer.last_error`
 as a one-line description, and decoding carries on at the next 0x00.
+
+Fields are checked against the board's latest HELLO as well: the framer remembers its cell count
+(:attr:`Framer.cells`), so an EVENT for a cell the board does not have, or a SNAPSHOT of another
+number of cells, is a *bad payload* like any other out-of-range field: dropped, counted, never
+delivered (docs/protocol.md, section 1).
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from collections import Counter
 
 from .codec import PayloadError, decode_frame
 from .firmware import protocol as P
-from .messages import Message
+from .messages import Event, Hello, Message, Snapshot
 
 #: The error classes a framer counts, in the order they are checked.
 ERROR_CLASSES = ("oversized", "truncated", "bad_crc", "wrong_version", "unknown_type", "bad_payload")
@@ -30,6 +35,9 @@ class Framer:
         self._payload_errors = 0
         self.last_error = ""
         self.frames = 0
+        #: The cell count of the latest HELLO (None before one arrived): later EVENT and
+        #: SNAPSHOT frames must fit it.
+        self.cells: int | None = None
 
     def feed(self, data: bytes) -> list[Message]:
         raw = self._deframer.feed(bytes(data))
@@ -41,12 +49,29 @@ class Framer:
         out: list[Message] = []
         for mtype, seq, payload in raw:
             try:
-                out.append(decode_frame(mtype, seq, payload))
+                message = decode_frame(mtype, seq, payload)
+                self._check_cells(message)
+                out.append(message)
             except PayloadError as exc:
                 self._payload_errors += 1
                 self.last_error = f"bad_payload frame (seq {seq}): {exc}"
         self.frames += len(out)
         return out
+
+    def _check_cells(self, message: Message) -> None:
+        if isinstance(message, Hello):
+            self.cells = message.cells
+        elif self.cells is None:
+            return
+        elif isinstance(message, Event) and message.cell >= self.cells:
+            raise PayloadError(f"EVENT for cell {message.cell} of a board of {self.cells} cells")
+        elif isinstance(message, Snapshot) and message.cells != self.cells:
+            raise PayloadError(f"SNAPSHOT of {message.cells} cells from a board of {self.cells} cells")
+
+    @property
+    def foreign_version(self) -> int | None:
+        """The version byte of the latest frame of another protocol version (None: none seen)."""
+        return self._deframer.foreign_version
 
     def reset(self) -> None:
         """Forget a partial frame (after the port was reopened)."""

@@ -26,6 +26,11 @@ model; and the model comes back to the board's true state after any fault*. Conc
   events, whatever the players did in the meantime;
 * a board reset (a new ``boot_id`` in HELLO or HEARTBEAT) is handled like a reconnect, and the
   lights and parameters the host had set are sent again.
+* questions back off: an unanswered PING or REQUEST_SNAPSHOT is asked again after
+  ``retry_interval``, doubling up to ``retry_cap``, and a garbled answer brings the next ask
+  forward to a tenth of that at most; when frames keep being rejected the link says why, once,
+  in ``problem`` and on a status (a board of another protocol version, a line that garbles
+  everything, a board with another number of cells than ``expected_cells``).
 
 States (``state``, the ``states`` queue and the optional ``on_state`` callback, which runs on the
 reader thread and must not block): IDLE -> CONNECTING -> CONNECTED -> DISCONNECTED -> ... -> CLOSED
@@ -62,6 +67,10 @@ from .messages import Error, Event, Heartbeat, Hello, Message, Ping, RequestSnap
 
 log = logging.getLogger(__name__)
 
+#: Frames rejected in a row (across reconnects) while not in sync, before the link names the
+#: cause (a board of another protocol version, a line that garbles everything).
+UNREADABLE_FRAMES = 6
+
 LED_PATTERNS = {"off": P.LED_OFF, "on": P.LED_ON, "blink": P.LED_BLINK, "fast": P.LED_FAST}
 
 
@@ -83,13 +92,18 @@ class Link:
         on_state: Callable[[LinkStatus], None] | None = None,
         states_in_events: bool = False,
         name: str | None = None,
+        expected_cells: int | None = None,
+        retry_cap: float = 4.0,
     ) -> None:
         """``url``: anything ``serial_for_url`` opens (a device path too). ``cell_offset`` is
         added to every cell number (two boards of one game on two ports). ``silence_timeout``
         (s): no valid frame for that long ends the session (default: four board heartbeats, at
         least 0.5 s). ``retry_interval`` (s): an unanswered PING or REQUEST_SNAPSHOT is sent
-        again after it. ``backoff`` (s): first and longest wait between reconnect attempts.
-        ``states_in_events``: put each LinkStatus on ``events`` too, in order with the events."""
+        again after it, then after twice as long each time it stays unanswered, up to
+        ``retry_cap`` (s). ``backoff`` (s): first and longest wait between reconnect attempts.
+        ``states_in_events``: put each LinkStatus on ``events`` too, in order with the events.
+        ``expected_cells``: the board must announce this many cells (the layout's sensors); a
+        board with another count is named as a ``problem`` and never reaches CONNECTED."""
         self.url = url
         self.name = name or url
         self.cell_offset = cell_offset
@@ -100,6 +114,14 @@ class Link:
         self.baudrate = baudrate
         self.on_state = on_state
         self.states_in_events = states_in_events
+        self.expected_cells = expected_cells
+        self.retry_cap = max(retry_cap, retry_interval)
+        #: Why the link cannot reach the board, when it can tell (a board of another protocol
+        #: version, every frame garbled, a board of the wrong size); "" once in sync.
+        self.problem = ""
+        #: Unix time of the latest state change, and of the latest snapshot (None: none yet).
+        self.state_since = time.time()
+        self.last_snapshot_at: float | None = None
         #: SensorEvent values for the controller, in order (and LinkStatus values with
         #: ``states_in_events``).
         self.events: queue.Queue[SensorEvent | LinkStatus] = queue.Queue()
@@ -130,7 +152,12 @@ class Link:
         self._session_hello = False
         self._session_synced = False
         self._ping_sent = 0.0
+        self._pings = 0  # PINGs of this session still unanswered
         self._snapshot_asked: float | None = None
+        self._snapshot_asks = 0  # REQUEST_SNAPSHOTs since the last snapshot arrived
+        self._rejects_in_a_row = 0  # frames rejected since the last good one, across reconnects
+        self._restored_at = -1e9
+        self._problems_logged: set[str] = set()
         self._in_outage = False
         self._outage_since = 0.0
         self._led_patterns: dict[int, int] = {}  # board cell -> pattern, as the host wants them
@@ -231,7 +258,8 @@ class Link:
                 self._led_patterns.clear()
             for cell in mine:
                 self._led_patterns[cell] = code
-            self._send(SetLeds(code, tuple(mine), replace))
+            if self.hello is None or self.hello.leds:  # a board without lights is sent none
+                self._send(SetLeds(code, tuple(mine), replace))
 
     def set_params(self, scan_ms: int | None = None, debounce_ms: int | None = None,
                    heartbeat_ms: int | None = None, timeout: float = 1.0) -> Hello:
@@ -276,7 +304,7 @@ class Link:
             if self.stopping.is_set():
                 break
             delay = self.backoff[0] if self._session_synced else min(delay * 2, self.backoff[1])
-            self._outage(reason)
+            self._outage(reason or "the session ended")
             if self.stopping.wait(delay):
                 break
         self._set_state(LinkState.CLOSED, "closed")
@@ -302,11 +330,13 @@ class Link:
             self._expected_seq = None
             self._session_hello = False
             self._session_synced = False
+            self._snapshot_asked = None
             self._set_state(LinkState.CONNECTING, f"opened {self.url}")
         with self._write_lock:
             self._serial = port
         now = time.monotonic()
         self._ping_sent = now
+        self._pings = 1
         self._write(b"\x00" + self._frame(Ping(0)))  # the lone 0x00 ends any half-sent frame
         with self._lock:
             self._ask_snapshot(now)
@@ -320,10 +350,12 @@ class Link:
                 messages = self._framer.feed(data)
                 if messages:
                     last_frame = now
+                    self._rejects_in_a_row = 0
                 with self._changed:
                     for message in messages:
                         self._handle(message, now)
                     if self._framer.error_total > errors:
+                        self._rejects_in_a_row += self._framer.error_total - errors
                         self._damaged(now)
                     self._changed.notify_all()
             if now - last_frame > self._silence_limit():
@@ -334,13 +366,36 @@ class Link:
         return None
 
     def _damaged(self, now: float) -> None:
-        """A frame was garbled: if it may have been the answer we wait for, ask again now
-        rather than after the retry interval (long snapshots are the likeliest to be hit)."""
-        if self._snapshot_asked is not None:
+        """A frame was garbled: if it may have been the answer we wait for, ask again sooner
+        than the retry interval (long snapshots are the likeliest to be hit) -- but no sooner
+        than a tenth of it, growing as the asks stay unanswered: a board of another protocol
+        version or a line that garbles every frame must not turn each bad answer into two new
+        questions."""
+        if self._snapshot_asked is not None and now - self._snapshot_asked >= self._retry_gap(self._snapshot_asks) / 10:
             self._ask_snapshot(now)
-        if not self._session_hello:
-            self._ping_sent = now
-            self._send(Ping(0))
+        if not self._session_hello and now - self._ping_sent >= self._retry_gap(self._pings) / 10:
+            self._send_ping(now)
+        if self._rejects_in_a_row >= UNREADABLE_FRAMES and not (self._session_hello and self._session_synced):
+            self._set_problem(self._unreadable_reason())
+
+    def _unreadable_reason(self) -> str:
+        version = self._framer.foreign_version
+        errors = self._framer.errors
+        if version is not None and errors["wrong_version"] >= max(errors.values()):
+            return (f"this board speaks protocol {version}, this host speaks protocol {P.VERSION}: "
+                    f"update Chessery or the board's firmware")
+        worst = max(errors, key=lambda k: errors[k])
+        return (f"nothing the board sends can be read (every frame rejected, mostly {worst}): check the cable, "
+                f"the baud rate and that this port is the board")
+
+    def _retry_gap(self, asked: int) -> float:
+        """How long an ask that has been sent ``asked`` times waits for its answer."""
+        return min(self.retry_interval * 2 ** max(0, asked - 1), self.retry_cap)
+
+    def _send_ping(self, now: float) -> None:
+        self._ping_sent = now
+        self._pings += 1
+        self._send(Ping(0))
 
     def _silence_limit(self) -> float:
         if self.silence_timeout is not None:
@@ -350,11 +405,10 @@ class Link:
         return max(0.5, 4 * self.hello.heartbeat_ms / 1000)
 
     def _retry(self, now: float) -> None:
-        if not self._session_hello and now - self._ping_sent > self.retry_interval:
-            self._ping_sent = now
-            self._send(Ping(0))
+        if not self._session_hello and now - self._ping_sent > self._retry_gap(self._pings):
+            self._send_ping(now)
         with self._lock:
-            if self._snapshot_asked is not None and now - self._snapshot_asked > self.retry_interval:
+            if self._snapshot_asked is not None and now - self._snapshot_asked > self._retry_gap(self._snapshot_asks):
                 self._ask_snapshot(now)
 
     # -- frames from the board (reader thread, lock held) ----------------------------------------
@@ -398,6 +452,7 @@ class Link:
             self._ask_snapshot(now)
         self.hello = hello
         self._hello_count += 1
+        self._pings = 0
         if hello.token:
             self._answers[hello.token] = now
             if len(self._answers) > 64:  # answers nobody waits for any more
@@ -410,6 +465,8 @@ class Link:
     def _on_event(self, event: Event, now: float) -> None:
         if self._model is None:
             return  # before the first snapshot: it is part of the baseline that snapshot gives
+        if self.problem and self._wrong_size():
+            return  # a board we do not referee; a board of the right size brings a new baseline
         if self._held is not None:
             self._held.append((event, now))
             return
@@ -443,10 +500,13 @@ class Link:
 
     def _hold(self, now: float) -> None:
         """Something was lost: ask for a snapshot and hold events back until it comes, so that
-        the lost changes can be reported *before* the events that followed them."""
+        the lost changes can be reported *before* the events that followed them. A snapshot
+        already asked for covers this loss too (the lost frame was sent before it), so a noisy
+        line costs one question, not one per gap."""
         if self._model is not None and self._held is None:
             self._held = []
-        self._ask_snapshot(now)
+        if self._snapshot_asked is None:
+            self._ask_snapshot(now)
 
     def _release_held(self) -> None:
         """Deliver the held events that fit the model; the others are counted as inconsistent."""
@@ -459,6 +519,7 @@ class Link:
 
     def _on_snapshot(self, snapshot: Snapshot, now: float) -> None:
         self.counts["snapshots"] += 1
+        self.last_snapshot_at = time.time()
         states = snapshot.states
         if self._model is None or len(self._model) != len(states):
             self._model = bytearray(states)
@@ -476,6 +537,7 @@ class Link:
             self._release_held()
             self._reconcile(states, now)
         self._snapshot_asked = None
+        self._snapshot_asks = 0
         self._snapshot_count += 1
         self._session_synced = True
         self._maybe_connected()
@@ -498,7 +560,11 @@ class Link:
             log.warning("%s: the board lost events (output overflow); requesting a snapshot", self.name)
             self._hold(now)
         elif error.code in (P.ERR_BAD_CRC, P.ERR_TRUNCATED):
-            self._restore_settings()  # a garbled command may have been lights; asking again is harmless
+            # A garbled command may have been lights: send them again, but not once per error,
+            # or a line that garbles every command would echo each error with new commands.
+            if now - self._restored_at >= self.retry_interval:
+                self._restored_at = now
+                self._restore_settings()
         else:
             log.warning("%s: the board rejected a frame: %s (seq %d)", self.name, error.name, error.ref_seq)
 
@@ -511,13 +577,27 @@ class Link:
 
     def _maybe_connected(self) -> None:
         if self._session_hello and self._session_synced and self._state is not LinkState.CONNECTED:
+            if self._wrong_size():
+                return
             if self._in_outage:
                 log.warning("%s: back after %.1f s", self.name, time.monotonic() - self._outage_since)
                 self._in_outage = False
             self._set_state(LinkState.CONNECTED, f"in sync with board {self.hello.board_id:08x}" if self.hello else "")
 
+    def _wrong_size(self) -> bool:
+        """A board whose HELLO announces another number of cells than the layout has sensors:
+        named once, and the link stays out of sync until a board of the right size answers."""
+        if self.expected_cells is None or self.hello is None or self.hello.cells == self.expected_cells:
+            return False
+        self._set_problem(f"the board has {self.hello.cells} cells but the layout has {self.expected_cells} "
+                          f"sensors: check --variant/--layout, or the board's firmware")
+        return True
+
     def _ask_snapshot(self, now: float) -> None:
+        if self._snapshot_asked is None:
+            self._snapshot_asks = 0
         self._snapshot_asked = now
+        self._snapshot_asks += 1
         self._send(RequestSnapshot())
 
     def _restore_settings(self) -> None:
@@ -552,17 +632,37 @@ class Link:
                 log.debug("%s: write failed: %s", self.name, exc)  # the reader thread notices and reconnects
                 return False
 
+    def _set_problem(self, problem: str) -> None:
+        """Name why the board cannot be reached: logged once per link (it may last through many
+        reconnects), and told to the consumer as a status whose state has not changed."""
+        with self._changed:
+            if problem == self.problem or self._state is LinkState.CLOSED:
+                return
+            self.problem = problem
+            if problem not in self._problems_logged:
+                self._problems_logged.add(problem)
+                log.error("%s: %s", self.name, problem)
+            self._emit(self._state, self._state, problem)
+
     def _set_state(self, state: LinkState, reason: str) -> None:
         with self._changed:
             previous = self._state
             if state is previous or previous is LinkState.CLOSED:
                 return
             self._state = state
+            self.state_since = time.time()
+            if state is LinkState.CONNECTED:
+                self.problem = ""
             log.info("%s: from %s to %s (%s)", self.name, previous.value, state.value, reason)
+            self._emit(state, previous, reason)
+
+    def _emit(self, state: LinkState, previous: LinkState, reason: str) -> None:
+        with self._changed:
             model = self._model
             status = LinkStatus(state, previous, reason, time.monotonic(),
                                 None if model is None else tuple(bool(v) for v in model),
-                                None if model is None else tuple(piece_text(v) for v in model))
+                                None if model is None else tuple(piece_text(v) for v in model),
+                                problem=self.problem)
             self.states.put(status)
             if self.states_in_events:
                 # Under the lock that every model change and event delivery holds: the status

@@ -1,8 +1,11 @@
 import os
+import tempfile
 
 # Headless everywhere: tests render real pygame surfaces with SDL's dummy drivers.
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+# The service keeps its status file in the user runtime folder: the tests' own, never the user's.
+os.environ["XDG_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="chessery-tests-runtime-")
 
 
 import pytest

@@ -30,6 +30,7 @@ def test_export_latest_and_by_number(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 def test_export_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     empty = tmp_path / "empty.sqlite3"
+    GameStore(empty).close()  # a store without games (a missing file is not created: test_session_store)
     assert main(["export", "--db", str(empty)]) == 2
     assert capsys.readouterr().err == f"chessery export: {empty}: no games yet\n"
     junk = tmp_path / "junk.db"

@@ -297,3 +297,71 @@ def test_app_boots_from_the_matrix_scans_on_its_period_and_drives_lights():
     app.step(21)
     (snap,) = host.feed(bytes(port.sent))
     assert isinstance(snap, Snapshot) and not any(snap.states)
+
+
+# -- the points docs/protocol.md makes normative ------------------------------------------------------------
+
+
+def test_ping_with_token_0_is_answered_by_a_hello_with_token_0():
+    _core, host = make_core()
+    (hello,) = host.send(Ping(0))
+    assert isinstance(hello, Hello) and hello.token == 0
+
+
+def test_set_leds_with_a_reserved_flag_bit_is_refused_whole():
+    core, host = make_core()
+    body = P.pack_set_leds((12,), P.LED_ON, P.LEDS_REPLACE | 0x04)
+    core.receive(P.encode_frame(P.SET_LEDS, 8, body), 0)
+    assert host.take() == [Error(P.ERR_BAD_PAYLOAD, 8, seq=0)]
+    assert core.leds.patterns[12] == P.LED_OFF
+
+
+def test_a_board_without_lights_accepts_valid_set_leds_and_checks_them_the_same():
+    _core, host = make_core(leds=False)
+    assert host.send(SetLeds(P.LED_BLINK, (12,), True, seq=5)) == []
+    assert host.send(SetLeds(P.LED_ON, (64,), True, seq=6)) == [Error(P.ERR_BAD_PAYLOAD, 6, seq=0)]
+    (hello,) = host.send(Ping(1))
+    assert not hello.leds
+
+
+class ClosedPort(ListPort):
+    """A port nobody holds: it takes no byte until ``open``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open = False
+
+    def write(self, data):
+        if not self.open:
+            return 0
+        self.sent.extend(data)
+        return len(data)
+
+
+def test_while_no_host_reads_the_board_keeps_scanning_with_a_bounded_queue():
+    pins = VirtualPins(8, 8)
+    port = ClosedPort()
+    app = FirmwareApp.boot(pins.matrix, port, 0, debounce_ms=0, scan_ms=1, heartbeat_ms=50, max_output=200)
+    now = 0
+    for cell in range(64):  # a whole board set up while no host listens, over an hour of heartbeats
+        pins.readings[cell] = 1
+        for _ in range(100):
+            now += 1
+            app.step(now)
+    now += 3_600_000
+    app.step(now)
+    assert len(app.core.out) <= 200 + 20  # bounded: events dropped, no heartbeat piles up
+    port.open = True
+    for _ in range(3):
+        now += 1
+        app.step(now)
+    messages = Framer().feed(bytes(port.sent))
+    seqs = [m.seq for m in messages]
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))  # no gap: dropped events used no number
+    assert isinstance(messages[0], Hello)  # what waited went out first, in order
+    assert any(isinstance(m, Error) and m.code == P.ERR_OVERFLOW for m in messages)
+    port.inbox += encode(RequestSnapshot())
+    now += 1
+    app.step(now)
+    (snap,) = [m for m in Framer().feed(bytes(port.sent)) if isinstance(m, Snapshot)]
+    assert all(snap.states)  # the snapshot has every piece, dropped events or not

@@ -45,7 +45,8 @@ def test_finish_and_reopen_by_takeback(tmp_path: Path) -> None:
         assert store.unfinished() is None
         assert store.game(game).result == "0-1"
         store.record(game, 1, [])  # the mate taken back: the game is open again
-        assert store.unfinished().moves == ("f2f3", "e7e5", "g2g4")
+        reopened = store.unfinished()
+        assert reopened is not None and reopened.moves == ("f2f3", "e7e5", "g2g4")
 
 
 def test_taking_back_more_than_was_played_changes_nothing(tmp_path: Path) -> None:
@@ -127,3 +128,76 @@ def test_empty_file_becomes_a_store(tmp_path: Path) -> None:
     path.write_bytes(b"")
     with GameStore(path) as store:
         assert store.new_game("chess", FEN) == 1
+
+
+# -- reading never creates ----------------------------------------------------------------------------
+
+
+def _sidecars(path: Path) -> list[str]:
+    return [s for s in ("-wal", "-shm", "-journal") if Path(f"{path}{s}").exists()]
+
+
+def test_a_corrupt_wal_store_is_refused_without_leaving_wal_or_shm_files(tmp_path: Path) -> None:
+    path = tmp_path / "g.db"
+    with GameStore(path) as store:
+        game = store.new_game("chess", FEN)
+        store.record(game, 0, ["e2e4", "e7e5"] * 200)
+    assert _sidecars(path) == []  # a clean close folds the WAL back; the file stays in WAL mode
+    data = bytearray(path.read_bytes())
+    for i in range(4096 * 3, 4096 * 4):
+        data[i] = (i * 7919) % 251
+    path.write_bytes(bytes(data))
+    _refused(path, "corrupt")
+    assert _sidecars(path) == []
+    with pytest.raises(StoreError, match="corrupt"):
+        GameStore(path, readonly=True)
+    assert _sidecars(path) == []
+
+
+def test_a_reader_never_creates_a_database_or_its_folder(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="no such games database"):
+        GameStore(tmp_path / "typo.db", readonly=True)
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(StoreError, match="no such games database"):
+        GameStore(tmp_path / "nonexistent" / "x.db", readonly=True)
+    assert not (tmp_path / "nonexistent").exists()
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    with pytest.raises(StoreError, match="empty"):
+        GameStore(empty, readonly=True)
+    assert empty.read_bytes() == b""
+
+
+def test_a_reader_reads_a_store_and_leaves_nothing_beside_it(tmp_path: Path) -> None:
+    path = tmp_path / "g.db"
+    with GameStore(path) as store:
+        store.record(store.new_game("chess", FEN), 0, ["e2e4"])
+    before = path.read_bytes()
+    with GameStore(path, readonly=True) as store:
+        latest = store.latest()
+        assert latest is not None and latest.moves == ("e2e4",)
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            store.new_game("chess", FEN)
+    assert path.read_bytes() == before and _sidecars(path) == []
+
+
+def test_an_empty_file_is_initialised_with_a_warning(tmp_path: Path, caplog) -> None:
+    path = tmp_path / "g.db"
+    path.write_bytes(b"")
+    with caplog.at_level("WARNING", logger="chessery.store"), GameStore(path) as store:
+        assert store.new_game("chess", FEN) == 1
+    assert [r.getMessage() for r in caplog.records] == [
+        f"{path}: the file is empty (0 bytes); starting a new games database in it"]
+
+
+def test_export_of_a_mistyped_database_creates_nothing(tmp_path: Path, capsys, monkeypatch) -> None:
+    from controller.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["export", "--db", "typo.db"]) == 2
+    assert main(["export", "--db", str(tmp_path / "nonexistent" / "x.db")]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["chessery export: typo.db: no such games database (nothing was created; check --db)",
+                   f"chessery export: {tmp_path}/nonexistent/x.db: no such games database (nothing was created; "
+                   "check --db)"]
+    assert list(tmp_path.iterdir()) == []

@@ -2,14 +2,18 @@
 
 ``step(now)`` is called over and over by main.py on the Pico, and by the simulated board's
 thread on the host, so both run the same loop. ``port`` needs ``read()`` (bytes available now,
-possibly empty, never blocking) and ``write(data)``; ``lights`` (optional) needs
-``show(levels)`` with one 0/1 byte per cell.
+possibly empty, never blocking) and ``write(data)``, which never blocks either: it returns how
+many bytes it took (None: all of them). Bytes it did not take (no host holds the port, or the
+host does not read) wait in the core's output queue, which is bounded: the board goes on
+scanning, drops events when the queue is full and says so with ERROR overflow once there is room
+(docs/protocol.md, board rule 6). ``lights`` (optional) needs ``show(levels)`` with one 0/1 byte
+per cell.
 """
 
 try:
     from firmware_bridge.firmware.core import BoardCore
 except ImportError:
-    from core import BoardCore
+    from core import BoardCore  # type: ignore[no-redef]
 
 
 class FirmwareApp:
@@ -50,4 +54,6 @@ class FirmwareApp:
     def flush(self):
         data = self.core.take_output()
         if data:
-            self.port.write(data)
+            taken = self.port.write(data)
+            if taken is not None and taken < len(data):
+                self.core.unsent(data[taken:])

@@ -11,10 +11,15 @@ Rules it follows (docs/protocol.md, "Board behaviour"):
 * EVENT frames for every debounced change, in scan order; a piece swapped in one step is a
   lift and a place;
 * SNAPSHOT reports the debounced state, i.e. exactly the state after the EVENTs sent before it;
-* HEARTBEAT when nothing has been sent for ``heartbeat_ms``;
+* HEARTBEAT when nothing has been sent for ``heartbeat_ms`` and nothing waits to be sent (a
+  board nobody reads does not pile up heartbeats);
 * a host frame that is rejected is answered with ERROR (its code and, when readable, its seq);
-* when more than ``max_output`` bytes wait unsent, new events are dropped and an ERROR OVERFLOW
-  follows as soon as there is room, so the host takes a snapshot.
+* when more than ``max_output`` bytes wait unsent, new events are dropped (without using a
+  sequence number) and an ERROR OVERFLOW follows as soon as there is room, so the host takes a
+  snapshot;
+* SET_LEDS with a reserved flag bit, a pattern above 3 or a cell it does not have is refused
+  whole (ERROR bad_payload); on a board without lights a valid SET_LEDS is accepted and does
+  nothing.
 """
 
 try:
@@ -22,9 +27,9 @@ try:
     from firmware_bridge.firmware.debounce import Debouncer
     from firmware_bridge.firmware.leds import Leds
 except ImportError:
-    import protocol as P
-    from debounce import Debouncer
-    from leds import Leds
+    import protocol as P  # type: ignore[no-redef]
+    from debounce import Debouncer  # type: ignore[no-redef]
+    from leds import Leds  # type: ignore[no-redef]
 
 FIRMWARE_VERSION = (1, 0, 0)
 
@@ -64,6 +69,11 @@ class BoardCore:
         data = bytes(self.out)
         self.out = bytearray()
         return data
+
+    def unsent(self, data):
+        """Give back the bytes the port did not take: they go out first next time."""
+        if data:
+            self.out = bytearray(data) + self.out
 
     def caps(self):
         return (P.CAP_IDENTITY if self.identity else 0) | (P.CAP_LEDS if self.has_leds else 0)
@@ -105,7 +115,7 @@ class BoardCore:
 
     def tick(self, now):
         """Send a HEARTBEAT when the line has been quiet for ``heartbeat_ms``."""
-        if now - self.last_sent >= self.heartbeat_ms:
+        if not self.out and now - self.last_sent >= self.heartbeat_ms:
             self._send(P.HEARTBEAT, P.pack_heartbeat(now, self.boot_id), now)
 
     # -- the host --------------------------------------------------------------------------------
@@ -127,7 +137,8 @@ class BoardCore:
 
     def _set_leds(self, seq, payload, now):
         pattern, flags, cells = P.unpack_set_leds(payload)
-        if pattern not in P.LED_PATTERNS or any(cell >= self.cells for cell in cells):
+        if (pattern not in P.LED_PATTERNS or flags & ~P.LEDS_REPLACE & 0xFF
+                or any(cell >= self.cells for cell in cells)):
             self._send(P.ERROR, P.pack_error(P.ERR_BAD_PAYLOAD, seq), now)
             return
         self.leds.set(cells, pattern, flags & P.LEDS_REPLACE)

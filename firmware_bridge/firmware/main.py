@@ -73,6 +73,8 @@ class UsbPort:
         micropython.kbd_intr(-1)  # a 0x03 byte inside a frame must not stop the program
         self.poll = select.poll()
         self.poll.register(sys.stdin, select.POLLIN)
+        self.out_poll = select.poll()
+        self.out_poll.register(sys.stdout, select.POLLOUT)
         self.inp = sys.stdin.buffer
         self.outp = sys.stdout.buffer
 
@@ -86,7 +88,12 @@ class UsbPort:
         return data
 
     def write(self, data):
-        self.outp.write(data)
+        # Never block the scan: with no host holding the port (or one that does not read) the
+        # USB buffer stays full; what is not taken waits in the core's bounded queue.
+        if not self.out_poll.poll(0):
+            return 0
+        taken = self.outp.write(data)
+        return len(data) if taken is None else taken
 
 
 class NeoLights:

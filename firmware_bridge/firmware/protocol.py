@@ -18,7 +18,7 @@ try:
     # CPython: crc_hqx with an initial value of 0xFFFF *is* CRC-16/CCITT-FALSE, in C.
     from binascii import crc_hqx as _crc_hqx
 except ImportError:  # MicroPython's binascii has only crc32
-    _crc_hqx = None
+    _crc_hqx = None  # type: ignore[assignment]
 
 VERSION = 1
 
@@ -211,6 +211,7 @@ class Deframer:
             self.errors[code] = 0
         self.frames = 0
         self.rejected = []
+        self.foreign_version = None  # the version byte of the latest wrong_version frame
 
     def reset(self):
         self.buf = bytearray()
@@ -262,6 +263,7 @@ class Deframer:
             return None
         version, mtype, seq = struct.unpack_from(">BBH", body, 0)
         if version != VERSION:
+            self.foreign_version = version
             self._reject(ERR_WRONG_VERSION, seq)
             return None
         if mtype not in self.accept:
