@@ -16,12 +16,13 @@ import random
 import timeit
 
 from engine import Position, find_variant, start_position
+from engine.components.territory import TerritoryRules
 from engine.moves import DROP, REMOVE
 
 
 def crowded_positions(seed: int) -> list[tuple[str, Position]]:
     v = find_variant("mathematichess")
-    rules = v.rules.component("territory")
+    rules = v.rules.get(TerritoryRules)
     rng = random.Random(seed)
     pos = start_position(v)
     while rules.stage(pos) == 1:
@@ -47,7 +48,7 @@ def main() -> None:
     reference = per_call(chess.legal_moves, 2000)
     print(f"chess start legal moves ({len(chess.legal_moves())}): {reference:8.1f} us/call (reference)")
     for label, pos in crowded_positions(args.seed):
-        rules = pos.variant.rules.component("territory")
+        rules = pos.variant.rules.get(TerritoryRules)
         moves = pos.legal_moves()
         legal = per_call(pos.legal_moves, 300)
         score = per_call(lambda pos=pos, rules=rules: rules.score(pos), 300)

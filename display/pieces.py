@@ -12,6 +12,7 @@ pieces are discs in the side's colour with their letter on them; the panel's leg
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import cast
 
 import pygame
 
@@ -106,5 +107,6 @@ def disc_sprite(letter: str, fill: theme.Colour, outline: theme.Colour, size: in
 
 def ink_rect(surface: pygame.Surface) -> pygame.Rect:
     """The box of a rendered text's visible pixels (its line box includes descent space)."""
-    rects = pygame.mask.from_surface(surface, 40).get_bounding_rects()
+    # pygame's stub types this as one Rect; it is a list of them
+    rects = cast(list[pygame.Rect], pygame.mask.from_surface(surface, 40).get_bounding_rects())
     return rects[0].unionall(rects[1:]) if rects else surface.get_rect()

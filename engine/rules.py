@@ -15,7 +15,7 @@ charging also gives check.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .capabilities import Agreement, Placement, Scoring
 from .components import Component, Mover, component_class, overrides
@@ -26,6 +26,9 @@ from .position import Outcome
 if TYPE_CHECKING:
     from .position import Position
     from .variant import Variant
+
+
+C = TypeVar("C", bound=Component)
 
 
 def rules_for(variant: Variant) -> Rules:
@@ -127,6 +130,13 @@ class Rules:
     def component(self, name: str) -> Component | None:
         """The variant's component called ``name`` (for tests and tools), or None."""
         return next((c for c in self.components if c.name == name), None)
+
+    def get(self, cls: type[C]) -> C:
+        """The variant's component of class ``cls``, typed (``KeyError`` when it has none)."""
+        for c in self.components:
+            if isinstance(c, cls):
+                return c
+        raise KeyError(f"variant {self.v.name} has no {cls.__name__} component")
 
     # -- generation ----------------------------------------------------------------------------------
     def pseudo_moves(self, pos: Position) -> list[Move]:

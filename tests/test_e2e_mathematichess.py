@@ -42,13 +42,15 @@ from controller.store import GameStore
 from display.render import render
 from display.view import view_from_position
 from display.window import ChoiceClicked
+from engine.components.placement import Placement
+from engine.components.territory import TerritoryRules
 from firmware_bridge.script import parse_script
 from firmware_bridge.simboard import SimBoard
 from tests.test_e2e_service import Run, read_game, replay_stream
 
 MATH = engine.find_variant("mathematichess")
-RULES = MATH.rules.component("territory")
-PLACEMENT = MATH.rules.placement
+RULES = MATH.rules.get(TerritoryRules)
+PLACEMENT = MATH.rules.get(Placement)
 TIMEOUT = 30.0
 DEBOUNCE_MS = 3
 MOVES = placement_game(MATH, seed=3, board_plies=40)

@@ -16,6 +16,9 @@ from controller.inference import Timing
 from controller.replay import Replayer
 from controller.signatures import Shape
 from engine import Move, Position
+from engine.components.placement import Placement
+from engine.components.terminator import Terminator
+from engine.components.territory import TerritoryRules
 from firmware_bridge.script import parse_script
 
 MATH = engine.find_variant("mathematichess")
@@ -222,7 +225,7 @@ def test_a_lifted_piece_is_asked_about_never_taken_as_the_terminator_by_itself()
     assert r.texts() == []
     r.feed(parse_script("choose yes", MATH)[0])
     assert r.texts() == [f"x{cell}"]
-    assert MATH.rules.component("terminator").used(r.core.position, 0)
+    assert MATH.rules.get(Terminator).used(r.core.position, 0)
 
 
 def test_still_moving_keeps_waiting_for_the_piece() -> None:
@@ -302,7 +305,7 @@ def test_a_whole_seeded_game_replays_move_for_move(style: Style) -> None:
     for text in moves:
         move = pos.parse_move(text)
         shapes.append(shape_of(move))
-        choices += shape_of(move) == "drop" and len(MATH.rules.placement.remaining(pos, pos.side)) > 1
+        choices += shape_of(move) == "drop" and len(MATH.rules.get(Placement).remaining(pos, pos.side)) > 1
         pos.push(move)
     assert shapes.count("drop") == 162 and shapes.count("removal") == 2
     assert min(shapes.count(s) for s in ("line", "swap", "step")) >= 12
@@ -315,4 +318,5 @@ def test_a_whole_seeded_game_replays_move_for_move(style: Style) -> None:
     else:
         assert choices > 150 and len([a for a in asked if a in "KQTRBNGPF"]) == choices
         assert asked.count("yes") == 2
-    assert MATH.rules.scoring.score(r.core.position).totals == MATH.rules.scoring.score(pos).totals
+    territory = MATH.rules.get(TerritoryRules)
+    assert territory.score(r.core.position).totals == territory.score(pos).totals

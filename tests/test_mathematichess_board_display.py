@@ -17,10 +17,12 @@ from controller.session import Session
 from controller.store import GameStore
 from display.render import cell_colour, render
 from display.view import View, view_from_position
+from engine.components.placement import Placement
+from engine.components.territory import TerritoryRules
 
 MATH = engine.find_variant("mathematichess")
-RULES = MATH.rules.component("territory")
-PLACEMENT = MATH.rules.placement
+RULES = MATH.rules.get(TerritoryRules)
+PLACEMENT = MATH.rules.get(Placement)
 G = MATH.geometry
 T = Timing()
 GAME = placement_game(MATH, seed=5, board_plies=2)

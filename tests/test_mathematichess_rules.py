@@ -8,14 +8,16 @@ import random
 import pytest
 
 from engine import PositionError, parse_fen, start_position
-from engine.components.territory import AgreementError
+from engine.components.placement import Placement
+from engine.components.terminator import Terminator
+from engine.components.territory import AgreementError, TerritoryRules
 from engine.moves import DROP, REMOVE
 from engine.variant import VariantError, variant_from_toml
 from tests.test_mathematichess_positions import VARIANT, changes_named, crowded, example, moves_from
 
 V = VARIANT
-RULES = V.rules.component("territory")
-PLACEMENT = V.rules.placement
+RULES = V.rules.get(TerritoryRules)
+PLACEMENT = V.rules.get(Placement)
 FULL_HANDS = "[9K9Q9T9R9B9N9G9P9F9k9q9t9r9b9n9g9p9f]"
 
 
@@ -163,7 +165,7 @@ def test_terminator_once_per_side_and_recorded_in_the_position_text() -> None:
     m = removals[0]
     assert pos.move_text(m) == f"x{V.geometry.names[m.to]}" and m.changes == ((m.to, pos.board[m.to], 0),)
     pos.push(m)
-    assert pos.fen().endswith("term=w") and V.rules.component("terminator").used(pos, 0)
+    assert pos.fen().endswith("term=w") and V.rules.get(Terminator).used(pos, 0)
     assert RULES.agreement_refusal(pos) == "black must play the terminator first"
     black = [x for x in pos.legal_moves() if x.tag == REMOVE]
     assert {x.to for x in black} == set(pos.cells_of(1)) - RULES.frozen_cells(pos, 1)

@@ -7,12 +7,14 @@ import pytest
 
 from controller.cli import main
 from engine import parse_fen, start_position
+from engine.components.placement import Placement
+from engine.components.territory import TerritoryRules
 from engine.territory import Territory, totals
 from tests.test_mathematichess_positions import EXAMPLE, VARIANT, crowded, example
 
 V = VARIANT
-RULES = V.rules.component("territory")
-PLACEMENT = V.rules.placement
+RULES = V.rules.get(TerritoryRules)
+PLACEMENT = V.rules.get(Placement)
 G = V.geometry
 
 
@@ -143,7 +145,7 @@ def test_bonus_points_are_options() -> None:
     move = next(m for m in pos.legal_moves() if pos.move_text(m) not in ("c13d13",))
     pos.push(move)
     assert pos.extra.get("homogeneous") == "wb" and "four_sovereign" not in pos.extra
-    assert v.rules.scoring.score(pos).bonuses == (("homogeneous", 0, 50), ("homogeneous", 1, 50))
+    assert v.rules.get(TerritoryRules).score(pos).bonuses == (("homogeneous", 0, 50), ("homogeneous", 1, 50))
 
 
 # -- the command ------------------------------------------------------------------------------------

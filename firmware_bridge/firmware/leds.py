@@ -6,7 +6,7 @@ All blinking lights share the board clock, so cells with the same pattern blink 
 try:
     from firmware_bridge.firmware import protocol as P
 except ImportError:  # on the board the modules sit flat in the root directory
-    import protocol as P
+    import protocol as P  # type: ignore[no-redef]
 
 
 class Leds:

@@ -16,7 +16,7 @@ each, e.g. CD74HC4067), up to 2 matrices (Alice chess: 2 x 8 x 8), at most 256 c
 try:
     from firmware_bridge.firmware import protocol as P
 except ImportError:
-    import protocol as P
+    import protocol as P  # type: ignore[no-redef]
 
 MAX_LINES = 16
 MAX_BOARDS = 2
