@@ -45,7 +45,7 @@ def test_two_6x6_supersquares_overlapping_in_a_5x5_square() -> None:
         assert {xy(c) for c in region} == {(x0 + i, y0 + j) for i in range(6) for j in range(6)}
     assert WHITE_SS & BLACK_SS == OVERLAP and len(OVERLAP) == 25
     assert {xy(c) for c in OVERLAP} == {(i, j) for i in range(1, 6) for j in range(1, 6)}
-    assert WHITE_SS | BLACK_SS == frozenset(range(G.size))
+    assert frozenset(range(G.size)) == WHITE_SS | BLACK_SS
     assert 2 * 36 - 25 == 47  # the source's formula: twice the supersquare less one overlap
     assert WHITE_CORNER == WHITE_SS - OVERLAP and BLACK_CORNER == BLACK_SS - OVERLAP
     assert len(WHITE_CORNER) == len(BLACK_CORNER) == 11
@@ -168,7 +168,7 @@ def test_steward_on_a_far_edge_of_the_enemy_supersquare_may_become_a_lost_piece_
     assert DC.promotion_from_captured and DC.promotion_optional
     assert set(DC.promotion_zones) == {BLACK_CORNER, WHITE_CORNER}
     # The far edges of Black's supersquare, seen from White: rank 7 and the g-file.
-    assert BLACK_CORNER == frozenset(c for c in BLACK_SS if xy(c)[1] == 6 or xy(c)[0] == 6)
+    assert frozenset(c for c in BLACK_SS if xy(c)[1] == 6 or xy(c)[0] == 6) == BLACK_CORNER
     # Nothing lost yet: the Steward arrives and stays a Steward.
     pos = parse_fen(DC, "*5k/2S4/7/7/7/7/K5* w - - 0 1")
     assert {m for m in moves_from(pos, "c6") if m[2:4] == "c7"} == {"c6c7"}
