@@ -31,6 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
+from controller.demo_games import DEMO_GAMES
 from controller.event_scripts import OPERA_GAME, Style, random_game, script_for_moves
 from controller.replay import Replayer
 from firmware_bridge.script import parse_script
@@ -85,6 +86,8 @@ def core_bench(variant_name: str, games: int, plies: int, identity: bool = False
     games_moves = [random_game(variant, plies, seed) for seed in range(games)]
     if variant_name == "chess":
         games_moves.append(list(OPERA_GAME))
+    if variant_name in DEMO_GAMES:
+        games_moves.append(list(DEMO_GAMES[variant_name]))
     samples: list[float] = []
     prepared: list[float] = []
     events = moves = 0
@@ -189,6 +192,8 @@ def main() -> None:
     core_bench("chess", args.games, args.plies)
     core_bench("mathematichess", 1, 200)
     core_bench("mathematichess", 1, 200, identity=True)
+    core_bench("dreamchess47", args.games, args.plies)
+    core_bench("sesqui", args.games, args.plies)
     if not args.no_pipeline:
         pipeline_bench(args.pipeline_moves)
 
