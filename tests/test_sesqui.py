@@ -236,3 +236,11 @@ def test_the_setup_search_accepts_the_shipped_setup() -> None:
     for side in (0, 1):
         assert facts(SQ, side) == {"S2": True, "S3": True, "S4": True, "S5": True}
 
+
+
+def test_a_pawn_capturing_past_its_promotion_cell_lands_on_the_next_one() -> None:
+    # White pawn on G5 heads clockwise for G4; taking on G3 leaps past G4 onto G3, also a
+    # promotion cell (the enemy rooks start side by side): it promotes there.
+    pos = parse_fen(SQ, lone("P", "G5", "nG3 KD2 kC1"))
+    moves = {pos.move_text(m) for m in pos.legal_moves() if m.frm == cell("G5")}
+    assert moves == {f"G5G{n}{p}" for n in (4, 3) for p in "qrbn"}
