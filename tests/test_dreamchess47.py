@@ -66,9 +66,9 @@ def test_no_single_step_or_knight_leap_crosses_between_the_corner_only_regions()
     for c in WHITE_CORNER:
         x, y = xy(c)
         for dx, dy in vectors:
-            t = coords.get((x + dx, y + dy))
-            if t is not None and t in BLACK_CORNER:
-                crossing.append((G.names[c], G.names[t]))
+            near = coords.get((x + dx, y + dy))
+            if near is not None and near in BLACK_CORNER:
+                crossing.append((G.names[c], G.names[near]))
     # two diagonal steps and four knight leaps, all of them forbidden
     assert sorted(crossing) == [("a5", "b7"), ("a6", "b7"), ("a6", "c7"), ("e1", "g2"), ("f1", "g2"), ("f1", "g3")]
 

@@ -77,6 +77,7 @@ def test_whole_game_through_the_pty_into_chessery_run(tmp_path: Path, name: str)
     assert replay_stream(printed) == moves
     with GameStore(db) as store:
         record = store.latest()
+        assert record is not None
         assert record.variant == name
         assert record.moves == tuple(moves)
         assert (record.result, record.termination) == RESULTS[name]

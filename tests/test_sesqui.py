@@ -12,12 +12,15 @@ import pytest
 import engine
 from engine import parse_fen, start_position
 from engine.variant import variant_from_toml
-from engine.variant_rules.sesqui import headings
+from engine.variant_rules.sesqui import SesquiRules, headings
 from tools.sesqui_setups import defenders, facts
 
 SQ = engine.find_variant("sesqui")
 G = SQ.geometry
 START = start_position(SQ).fen()
+RULES = SQ.rules if isinstance(SQ.rules, SesquiRules) else None
+assert RULES is not None
+RULES_SESQUI: SesquiRules = RULES
 #: The same pieces with nothing royal, to show single pieces on an otherwise empty ring.
 FREE = variant_from_toml("sesqui-free", 'inherits = "sesqui"\nroyalty = "none"\nstart = "6/6/6/6/6/6/6/6 w - - 0 1"\n')
 
@@ -142,7 +145,7 @@ def test_pawns_never_jump_across_and_promote_on_enemy_king_queen_rook_cells() ->
 
 def test_pawns_give_check_and_guard_cells_from_the_king() -> None:
     # A black pawn on H1 heads anticlockwise (A3 is its nearest promotion cell): it attacks H3.
-    assert SQ.rules.heading[1][cell("H1")] == (1,)
+    assert RULES_SESQUI.heading[1][cell("H1")] == (1,)
     pos = parse_fen(SQ, "6/6/5k/6/6/6/6/p1K3 w - - 0 1")
     assert pos.is_check()
     pos = parse_fen(SQ, "6/6/5k/6/6/6/6/pK4 w - - 0 1")
