@@ -247,3 +247,24 @@ def test_a_pawn_capturing_past_its_promotion_cell_lands_on_the_next_one() -> Non
     pos = parse_fen(SQ, lone("P", "G5", "nG3 KD2 kC1"))
     moves = {pos.move_text(m) for m in pos.legal_moves() if m.frm == cell("G5")}
     assert moves == {f"G5G{n}{p}" for n in (4, 3) for p in "qrbn"}
+
+
+def test_fast_legal_moves_agree_with_trying_every_move_on_the_board() -> None:
+    """The pin shortcut against the plain definition (every pseudo-legal move played and the own
+    king tested), over seeded random games that include checks and pins."""
+    import random
+
+    checks = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        pos = start_position(SQ)
+        for _ in range(120):
+            if pos.outcome() is not None:
+                break
+            slow = {(m.frm, m.to, m.promotion) for m in RULES_SESQUI.pseudo_moves(pos)
+                    if RULES_SESQUI.is_safe_after(pos, m, pos.side)}
+            fast = {(m.frm, m.to, m.promotion) for m in pos.legal_moves()}
+            assert fast == slow, pos.fen()
+            checks += pos.is_check()
+            pos.push(rng.choice(pos.legal_moves()))
+    assert checks >= 10

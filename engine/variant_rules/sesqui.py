@@ -101,6 +101,35 @@ class SesquiRules(Rules):
         else:
             out.append(Move(frm, to, code, captured))
 
+    def legal_moves(self, pos: Position) -> list[Move]:
+        """The base class's pin shortcut, which a movement hook switches off, made safe for these
+        pawns: a pawn only ever attacks by a leap, so it gives check but never pins. Out of check,
+        a move of anything but the king is legal unless a rider pins it; in check, every move is
+        tried on the board."""
+        moves = self.pseudo_moves(pos)
+        side = pos.side
+        board = pos.board
+        royals = self.royal_cells(board, side)
+        if self.v.royalty != "checkmate" or len(royals) != 1:
+            return super().legal_moves(pos)
+        king = royals[0]
+        enemies = self.enemies[side]
+        if self.attacked(board, king, enemies):
+            return [m for m in moves if self.is_safe_after(pos, m, side, royals)]
+        _answers, pinned = self._king_lines(board, king, side)
+        is_royal = self.v.is_royal
+        out = []
+        for m in moves:
+            if is_royal[m.piece]:
+                board[m.frm] = 0
+                safe = not self.attacked(board, m.to, enemies)
+                board[m.frm] = m.piece
+                if safe:
+                    out.append(m)
+            elif m.frm not in pinned or self.is_safe_after(pos, m, side, royals):
+                out.append(m)
+        return out
+
     def attacked(self, board: list[int], cell: int, by: tuple[int, ...]) -> bool:
         if super().attacked(board, cell, by):
             return True
