@@ -5,6 +5,9 @@ end it with the right result, and leave a frame that shows the game's board."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pygame
@@ -18,7 +21,7 @@ from controller.store import GameStore
 from display import theme
 from firmware_bridge.script import parse_script
 from firmware_bridge.simboard import SimBoard
-from tests.test_e2e_service import TIMEOUT, Run, read_game, replay_stream
+from tests.test_e2e_service import REPO, TIMEOUT, Run, read_game, replay_stream
 
 RESULTS = {"dreamchess47": ("1-0", "checkmate"), "sesqui": ("0-1", "checkmate")}
 
@@ -86,3 +89,21 @@ def test_whole_game_through_the_pty_into_chessery_run(tmp_path: Path, name: str)
     assert frame_pixel(image, name)
     result, termination = RESULTS[name]
     assert f"Game over: {result} ({termination})" in "".join(run.err)
+
+
+def test_chessery_run_without_a_port_plays_the_sesqui_demo_to_mate(tmp_path: Path) -> None:
+    """``chessery run --variant sesqui`` with no port: the built-in simulated board (its own
+    process, a real pty) plays the recorded demo, the promotion answered by the demo player."""
+    env = dict(os.environ, PYTHONPATH=str(REPO), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    env.pop("DISPLAY", None)
+    db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
+    proc = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "run", "--variant", "sesqui", "--headless", "--no-gpio",
+         "--exit-when-done", "--db", str(db), "--frame", str(frame)],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = proc.stdout.splitlines()
+    assert lines[0] == f"frame: {frame}"
+    assert replay_stream(lines[1:]) == list(DEMO_GAMES["sesqui"])
+    assert "Game over: 0-1 (checkmate)" in proc.stderr
+    assert frame_pixel(pygame.image.load(str(frame)), "sesqui")
