@@ -717,13 +717,17 @@ class DemoBoard:
 
 
 def demo_script(variant: Variant, moves_text: str | None, watched: bool) -> list[str]:
-    """The demo game's event script: the Opera game for chess, else a seeded random game."""
+    """The demo game's event script: the Opera game for chess, a recorded game for the variants
+    in ``controller.demo_games``, else a seeded random game."""
+    from .demo_games import DEMO_GAMES
     from .event_scripts import OPERA_GAME, Style, random_game, script_for_moves
 
     if moves_text:
         moves = moves_text.split()
     elif variant.name == "chess":
         moves = list(OPERA_GAME)
+    elif variant.name in DEMO_GAMES:
+        moves = list(DEMO_GAMES[variant.name])
     else:
         moves = random_game(variant, 60, seed=1)
     # Drags that barely rest on the squares they cross (a slower drag is corrected, visibly).

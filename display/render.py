@@ -231,6 +231,8 @@ def _draw_board(view: View, surface: pygame.Surface, layout: Layout, label_px: i
                 pygame.draw.aalines(surface, edge, True, poly)
     if ring:
         _draw_ring_centre(view, surface, layout)
+    if geo.step_regions:
+        _draw_step_regions(geo, surface, layout)
     if label_px:
         _draw_edge_labels(geo, surface, layout, label_px, ring)
     hl = view.highlights
@@ -257,6 +259,37 @@ def _draw_board(view: View, surface: pygame.Surface, layout: Layout, label_px: i
         _cell_border(surface, layout, cell, theme.FIX, border + 1)
     if view.scores:
         _draw_territory_values(view, surface, layout)
+
+
+def step_region_boxes(geo: Geometry) -> list[tuple[float, float, float, float]]:
+    """Board-unit boxes (min x, max x, min y, max y) of the regions a step must stay within
+    (Dream Chess 47's two supersquares), one per region that fills its bounding box."""
+    boxes = []
+    for region in geo.step_regions:
+        xs = [x for c in region for x, _ in geo.outlines[c]]
+        ys = [y for c in region for _, y in geo.outlines[c]]
+        box = (min(xs), max(xs), min(ys), max(ys))
+        area = sum(abs(_polygon_area(geo.outlines[c])) for c in region)
+        if abs(area - (box[1] - box[0]) * (box[3] - box[2])) < 1e-6:
+            boxes.append(box)
+    return boxes
+
+
+def _polygon_area(pts: tuple[Point, ...]) -> float:
+    return sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(pts, pts[1:] + pts[:1], strict=True)) / 2
+
+
+def _draw_step_regions(geo: Geometry, surface: pygame.Surface, layout: Layout) -> None:
+    """Each supersquare as a frame in its own colour: a player sees at a glance which steps and
+    leaps the board allows (none from one corner-only region straight into the other)."""
+    width = max(3, round(layout.scale * 0.08))
+    for k, (x0, x1, y0, y1) in enumerate(step_region_boxes(geo)):
+        # Frames drawn inside their box by a different margin each, so touching edges stay apart.
+        inset = width * (0.5 + k) / layout.scale
+        left, top = layout.to_px((x0 + inset, y1 - inset))
+        right, bottom = layout.to_px((x1 - inset, y0 + inset))
+        rect = pygame.Rect(round(left), round(top), round(right - left), round(bottom - top))
+        pygame.draw.rect(surface, theme.STEP_REGIONS[k % len(theme.STEP_REGIONS)], rect, width)
 
 
 def _cell_border(surface: pygame.Surface, layout: Layout, cell: int, colour: theme.Colour, width: int) -> None:

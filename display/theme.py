@@ -16,6 +16,8 @@ TEXT_DIM: Colour = (170, 178, 188)
 LABEL: Colour = (200, 206, 214)
 SQUARES: tuple[Colour, Colour] = ((238, 216, 180), (176, 132, 96))  # light, dark
 RING_WEDGES: tuple[Colour, Colour] = ((206, 190, 160), (138, 104, 78))
+#: Frames of the regions a step must stay within (Dream Chess 47's supersquares), in region order.
+STEP_REGIONS: tuple[Colour, ...] = ((0, 140, 120), (215, 95, 20))
 ACCENT: Colour = (255, 196, 40)
 BUTTON: Colour = (72, 81, 94)
 BUTTON_SELECTED: Colour = (110, 92, 30)

@@ -111,10 +111,17 @@ class Rules:
                                    f"hook {kind.hook!r}")
             for s in range(variant.nsides):
                 self.hooks[variant.code(k, s)] = movers[kind.hook]
-        # Pieces whose captures are coded give check through their generated moves.
+        # Pieces whose captures are coded give check through their generated moves, unless a
+        # component reports their (leaping) attacks itself.
+        leapers = {h for comp in comps for h in comp.leaper_hooks}
         self.hook_attackers = [frozenset(code for code in self.hooks if owner[code] == s
-                                         and variant.kinds[variant.kind_at[code]].gives_check)
+                                         and variant.kinds[variant.kind_at[code]].gives_check
+                                         and variant.kinds[variant.kind_at[code]].hook not in leapers)
                                for s in range(variant.nsides)]
+        #: Only table pieces and leaping coded pieces: pins come from table riders alone, so the
+        #: royal rule may use its one-walk shortcut whenever the side to move is not in check.
+        self.pins_from_tables = not variant.hoppers and all(kind.hook in leapers for kind in variant.kinds
+                                                            if kind.hook)
         self.state_keys = frozenset(k for c in comps for k in c.state_keys)
         self.shows_hand = any(c.shows_hand for c in comps)
         self.tracks_hands = any(c.tracks_hands for c in comps)
@@ -242,7 +249,7 @@ class Rules:
 
         def arrive(t: int, captured: int) -> None:
             if promo[t]:
-                self._promotions(pos, cell, t, code, captured, out)
+                self.promotions(pos, cell, t, code, captured, out)
             else:
                 out.append(Move(cell, t, code, captured))
 
@@ -295,7 +302,8 @@ class Rules:
             codes = tuple(c for c in codes if hand.get(kind_at[c], 0) > 0)
         return codes
 
-    def _promotions(self, pos: Position, frm: int, to: int, code: int, captured: int, out: list[Move]) -> None:
+    def promotions(self, pos: Position, frm: int, to: int, code: int, captured: int, out: list[Move]) -> None:
+        """Append the move arriving in the promotion zone, once per choice (and unpromoted when optional)."""
         choices = self.promotion_codes(pos, code)
         if not choices or self.v.promotion_optional:
             out.append(Move(frm, to, code, captured))

@@ -201,6 +201,7 @@ class Variant:
         # attack vectors: code -> list of (vector, max_range, hop) it captures along
         attack_vectors: dict[int, list[tuple[Vector, int, bool]]] = {}
         self.simple = True  # no hoppers, no hooks: enables pin-based fast legality
+        self.hoppers = False  # a screen piece pins and checks in ways a line walk does not see
         # "i" components apply where the start position holds the same piece: FIDE pawns on their
         # second rank, Sesqui pawns on any pawn start cell (its text says exactly that).
         from .notation import parse_board
@@ -226,6 +227,7 @@ class Variant:
                         attacks.append((vec, comp.max_range, comp.hop))
                     if comp.hop:
                         self.simple = False
+                        self.hoppers = True
                     table = g.step(vec)
                     lame_vec = lame_path(vec) if comp.lame else None
                     lame_table = g.step(lame_vec) if lame_vec else None

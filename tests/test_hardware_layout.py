@@ -34,7 +34,7 @@ def test_shipped_layouts_load() -> None:
             "alice-128"} <= set(layout_names())
     for name in layout_names():
         layout = load_layout(name)
-        assert layout.sensors in (64, 100, 128, 169)
+        assert layout.sensors in (48, 49, 64, 100, 128, 169)
 
 
 def test_chess_layout_rank_by_rank() -> None:

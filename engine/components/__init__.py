@@ -63,8 +63,12 @@ class Component:
     shows_hand: ClassVar[bool] = False
     #: Pushes change the hands: ``Position.push`` saves them for ``pop``.
     tracks_hands: ClassVar[bool] = False
-    #: More than one move per turn (the controller then asks ``Rules.turn_of`` who plays).
+    #: More than one move per turn.
     multi_move_turns: ClassVar[bool] = False
+    #: Movement hooks (of this component's ``movers``) whose captures are single leaps: this
+    #: component's ``attacks`` stage reports them, and they never pin, so the royal rule keeps its
+    #: fast path (the runner otherwise tests coded pieces by generating their moves).
+    leaper_hooks: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules

@@ -31,7 +31,7 @@ class RoyalSafety(Component):
         royals = rules.royal_cells(board, side)
         if not royals:
             return moves
-        if not v.simple:
+        if not v.simple and not (rules.pins_from_tables and not rules.in_check(pos)):
             return [m for m in moves if rules.is_safe_after(pos, m, side, royals)]
         # Only leapers and riders: one walk along the lines into each royal finds the pinned
         # pieces and the cells that answer a check. A plain move of an unpinned non-royal piece

@@ -1,0 +1,21 @@
+"""Demo games for ``chessery run`` on the simulated board, for variants whose demo should end in a
+decisive finish rather than a seeded random game. Each was found by a seeded greedy self-play
+(mate in one when there is one, else the best capture or promotion most of the time) and chosen
+because it shows what makes its game different; tests replay each one to its recorded end."""
+
+from __future__ import annotations
+
+#: Dream Chess 47: a Chatelaine slides from one supersquare into the other (a4-g4), a queen
+#: crosses the overlap on the long diagonal, a Steward promotes on the far edge to the queen its
+#: side lost (b6-b7=Q), and a Steward's step ends it: White mates in 31 plies.
+DREAMCHESS47 = ("a4g4 g3g4 d1d7 f7b3 a2b3 g4d7 e1d2 c7a5 d2a5 b7b6 a5b6 g7f6 b1g6 f6g6 b6b5 d7b5 a6b5 "
+                "g5f7 f1f2 e7d5 b5b6 d5f6 b6b7q g6f5 b7f7 f5f4 f7f6 f4g4 c1e2 g2g3 f2f3")
+
+#: Sesqui-dimensional Chess: double steps from the pawns' start cells, knights out in front of
+#: their pawns, leaps across the centre, a pawn taking onto a promotion cell (G6xG4=Q), and
+#: Black mates in 34 plies.
+SESQUI = ("H6H4 C6D2 E6F2 G6H2 H4H2 C2B5 A2H5 G2C2 A5E6 C4C6 E1D5 B5B2 F2F3 D1D3 A6B2 D3D5 A3A5 C3C4 "
+          "B1B3 G3G2 E6B1 B6B4 B2B4 C5G6 H2G6 C2B4 A4H6 B4H6 B1B4 H6B4 G6G4q B4G4 H5H2 C4B2")
+
+DEMO_GAMES: dict[str, tuple[str, ...]] = {name: tuple(text.split()) for name, text in
+                                          (("dreamchess47", DREAMCHESS47), ("sesqui", SESQUI))}
