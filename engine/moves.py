@@ -134,9 +134,13 @@ def build_move(
 
     ``frm``/``to`` name the move in notation (-1 for none); ``piece`` defaults to what stands on
     ``frm`` (or the first placed code for drops)."""
+    if type(relocate) is tuple and type(remove) is tuple and not place and not become and len(relocate) == 1 \
+            and len(remove) <= 1 and tag != REMOVE and relocate[0][0] not in remove:
+        return _one_piece_move(board, frm, to, relocate[0], remove, tag, text, piece, promotion)
     relocate = tuple(relocate)
     remove = tuple(remove)
     place = tuple(place)
+    become = tuple(become)
     state: dict[int, int] = {}
     order: list[int] = []
 
@@ -179,3 +183,28 @@ def build_move(
         piece = board[frm] if frm >= 0 else (place[0][1] if place else 0)
     captured = board[victims[0]] if victims else 0
     return Move(frm, to, piece, captured, promotion, tag, changes, relocate, text, tuple(victims))
+
+
+
+def _one_piece_move(board: Sequence[int], frm: int, to: int, relocation: tuple[int, int], remove: tuple[int, ...],
+                    tag: str, text: str, piece: int | None, promotion: int) -> Move:
+    """``build_move``'s common case with the same result and less bookkeeping: one piece
+    relocated, at most one other cell emptied (transfers, en passant, leaping captures)."""
+    src, dst = relocation
+    at_dst = board[dst]
+    changes: list[Change]
+    if src != dst:
+        changes = [(src, board[src], 0), (dst, at_dst, board[src])]
+        victims = [dst] if at_dst else []
+    else:
+        changes = []
+        victims = []
+    if remove:
+        cell = remove[0]
+        if cell != dst and board[cell]:
+            changes.append((cell, board[cell], 0))
+            victims.insert(0, cell)  # removed pieces come first, as in the general path
+    if piece is None:
+        piece = board[frm] if frm >= 0 else 0
+    return Move(frm, to, piece, board[victims[0]] if victims else 0, promotion, tag, tuple(changes), (relocation,),
+                text, tuple(victims))

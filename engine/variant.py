@@ -136,7 +136,9 @@ class Variant:
                                       ("repetition", self.repetition > 0),
                                       ("insufficient_material", self.insufficient_material == "fide")) if on]
         named = [n for n in self.rule_components if n not in first + royal + last]
-        return tuple(dict.fromkeys([*first, *named, *royal, *last]))
+        from .components import component_class
+        superseded = {s for n in named for s in component_class(n).supersedes}
+        return tuple(n for n in dict.fromkeys([*first, *named, *royal, *last]) if n not in superseded)
 
     # -- piece codes -----------------------------------------------------------------------------
     # Packing lives in engine.codes; the tables below let hot loops look a code up instead.

@@ -69,6 +69,9 @@ class Component:
     #: component's ``attacks`` stage reports them, and they never pin, so the royal rule keeps its
     #: fast path (the runner otherwise tests coded pieces by generating their moves).
     leaper_hooks: ClassVar[tuple[str, ...]] = ()
+    #: Standard components this one replaces (its own stages do their work, e.g. a legality
+    #: stage that applies the royal rule in a form the game needs).
+    supersedes: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules

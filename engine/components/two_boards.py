@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 @register("two_board_transfer")
 class TwoBoardTransfer(Component):
+    supersedes = ("royal_safety",)
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)
         if not self.v.geometry.other_board:
@@ -67,13 +68,43 @@ class TwoBoardTransfer(Component):
         return out
 
     def legality(self, pos: Position, moves: list[Move]) -> list[Move]:
-        # A king's own move must be legal on its board before it crosses; the royal_safety
-        # component then tests the position after the transfer for every move.
+        """The royal rule as Alice needs it (this component supersedes ``royal_safety``): a king's
+        own move must be legal on its board before it crosses, and no move may leave a royal
+        attacked after the transfer. With one king and table pieces only, one walk along the
+        lines into the king settles most moves: attacks stay on their own board, so a piece
+        leaving the king's board matters only if it is pinned (or there is a check), and a piece
+        arriving there matters only if it blocks a check."""
         side = pos.side
         rules = self.rules
-        is_royal = self.v.is_royal
-        return [m for m in moves if not is_royal[m.piece] or m.tag == CASTLE
-                or rules.is_safe_after(pos, Move(m.frm, m.to, m.piece, m.captured, m.promotion), side)]
+        v = self.v
+        board = pos.board
+        is_royal = v.is_royal
+        royals = rules.royal_cells(board, side)
+        fast = len(royals) == 1 and v.simple
+        if fast:
+            king = royals[0]
+            answers, pinned = rules.king_lines(board, king, side)
+            board_of = v.geometry.board_of
+            king_board = board_of[king]
+        out = []
+        for m in moves:
+            if is_royal[m.piece]:
+                if m.tag != CASTLE and not rules.is_safe_after(pos, Move(m.frm, m.to, m.piece, m.captured,
+                                                                         m.promotion), side):
+                    continue
+            elif fast and m.tag == SPECIAL:
+                if board_of[m.frm] == king_board:
+                    if answers is None and m.frm not in pinned:
+                        out.append(m)
+                        continue
+                elif answers is None or self.other[m.to] in answers:
+                    out.append(m)  # arrives on the king's board: safe, or blocks the one check
+                    continue
+                elif not answers or len(answers) == 1:
+                    continue  # double check, or a leaper's check no arrival can block
+            if rules.is_safe_after(pos, m, side, royals):
+                out.append(m)
+        return out
 
     def after_push(self, pos: Position, move: Move) -> None:
         """After a pawn's double step: the passed cell on the board the pawn landed on, when an
