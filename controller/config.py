@@ -46,6 +46,7 @@ class GpioConfig:
 class Config:
     variant: str = "chess"
     port: tuple[str, ...] = ()
+    board: str = "chessery"
     layout: str = ""
     orientation: int = 0
     identity: str = "auto"
@@ -131,6 +132,8 @@ KEYS: dict[str, tuple[Callable[[Any], Any], str]] = {
     "variant": (_str, "variant name (chessery variants)"),
     "port": (_ports, "serial URL of the board, or a list (one per board of a multi-board set); "
                      "empty: the built-in simulated board plays a demo game"),
+    "board": (_choice("chessery", "dgt", "millennium"), "chessery | dgt | millennium: the kind of board on the "
+                                                        "port(s) (docs/boards.md)"),
     "layout": (_str, "layout name (hardware/layouts) or TOML file mapping sensors to cells"),
     "orientation": (_orientation, "0, or 180 when the board is turned round"),
     "identity": (_identity, "auto | true | false: whether the board reads which piece stands where"),

@@ -60,6 +60,8 @@ def configure(args: argparse.Namespace) -> Config:
         over["variant"] = args.variant
     if args.port:
         over["port"] = tuple(args.port)
+    if getattr(args, "board", None):
+        over["board"] = args.board
     if args.layout:
         over["layout"] = args.layout
     if args.orientation is not None:
@@ -124,11 +126,11 @@ class Service:
 
     # -- life cycle ---------------------------------------------------------------------------------
     def start(self) -> Service:
-        from firmware_bridge.link import Link
+        from firmware_bridge.boards import open_board
 
         for i, (url, offset) in enumerate(zip(self.config.port, self.map.offsets(), strict=True)):
-            link = Link(url, cell_offset=offset, name=f"board {i + 1} ({url})" if len(self.config.port) > 1 else url,
-                        states_in_events=True)
+            link = open_board(self.config.board, url, cell_offset=offset, states_in_events=True,
+                              name=f"board {i + 1} ({url})" if len(self.config.port) > 1 else url)
             self.links.append(link)
         self._open_panel()
         for i, link in enumerate(self.links):
@@ -546,7 +548,7 @@ def run_service(args: argparse.Namespace) -> int:
         if config.layout:
             print("chessery: the simulated board numbers its sensors by engine cell; --layout ignored", file=sys.stderr)
             layout = None
-        config = replace(config, port=(), orientation=0)
+        config = replace(config, port=(), orientation=0, board="chessery")
     if args.answers:
         from firmware_bridge.script import Choose, load_script
 
