@@ -10,7 +10,8 @@ inference reads them as it reads any sensor events. They are never trusted alone
 board has been quiet for ``quiet_ms`` after an update, the driver asks for a dump and delivers
 whatever differs as synthetic corrections.
 
-Liveness: the serial number is asked every ``poll_ms``; no message for ``silence_timeout`` or an
+Liveness: the serial number is asked every ``poll_ms`` (and a dump every ``check_ms``, since a
+field update lost whole leaves no other trace); no message for ``silence_timeout`` or an
 I/O error ends the session, and the driver reconnects and resynchronises from a dump.
 
 Lights: only a board whose long serial number starts with ``REVII`` (the Revelation II, the DGT
@@ -33,10 +34,16 @@ class DgtDriver(BoardDriver):
     kind = "dgt"
     serial_options: ClassVar[dict[str, Any]] = {"baudrate": 9600, "bytesize": 8, "parity": "N", "stopbits": 1}
 
-    def __init__(self, url: str, *, quiet_ms: int = 60, poll_ms: int = 1000, **options: Any) -> None:
+    def __init__(self, url: str, *, quiet_ms: int = 60, poll_ms: int = 1000, check_ms: int = 3000,
+                 **options: Any) -> None:
+        """``quiet_ms``: after the last field update, wait this long, then compare with a dump.
+        ``poll_ms``: ask the serial number this often (liveness). ``check_ms``: compare with a
+        dump this often anyway (a field update lost whole leaves no other trace)."""
         super().__init__(url, **options)
         self.quiet_ms = quiet_ms
         self.poll_ms = poll_ms
+        self.check_ms = check_ms
+        self._checked = 0.0
         self._dump_due: float | None = None  # when to check field updates against a dump
         self._dump_asked: float | None = None
         self._polled = 0.0
@@ -55,7 +62,7 @@ class DgtDriver(BoardDriver):
         self._polled = now
 
     def _ask_board(self, now: float) -> None:
-        self._dump_asked = now
+        self._dump_asked = self._checked = now
         self._write(bytes((D.SEND_BRD,)))
 
     def _send_ping(self, now: float) -> None:
@@ -102,6 +109,8 @@ class DgtDriver(BoardDriver):
             self._ask_board(now)
         if now - self._polled > self.poll_ms / 1000:
             self._send_ping(now)
+        if now - self._checked > self.check_ms / 1000 and self._dump_asked is None:
+            self._ask_board(now)
 
     def _send_leds(self, wire: dict[int, str]) -> None:
         data = bytearray(D.leds_command(False, 0, 63))
