@@ -30,7 +30,7 @@ def events_until(link: BoardDriver, count: int) -> list[SensorEvent]:
 
 
 def drain(link: BoardDriver) -> list[SensorEvent]:
-    out = []
+    out: list[SensorEvent] = []
     while True:
         try:
             item = link.events.get_nowait()
@@ -43,7 +43,7 @@ def drain(link: BoardDriver) -> list[SensorEvent]:
 @pytest.fixture
 def dgt() -> Iterator[tuple[DgtEmulator, BoardDriver]]:
     board = DgtEmulator("chess").start()
-    link = open_board("dgt", board.path, states_in_events=True).start()
+    link: BoardDriver = open_board("dgt", board.path, states_in_events=True).start()
     assert link.wait_connected(TIMEOUT)
     yield board, link
     link.close()

@@ -63,7 +63,8 @@ def play_through_service(tmp_path: Path, kind: str, moves: list[str], style: Sty
         board.stop()
     assert player.error is None
     with GameStore(db) as store:
-        assert store.latest().moves == tuple(moves)
+        record = store.latest()
+        assert record is not None and record.moves == tuple(moves)
     return board, run, lines
 
 

@@ -30,7 +30,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 import serial
 
@@ -117,7 +117,7 @@ class BoardDriver:
         self.last_report = 0.0
 
     # -- life cycle ---------------------------------------------------------------------------------
-    def start(self) -> BoardDriver:
+    def start(self) -> Self:
         self._thread = threading.Thread(target=self._run, name=f"{self.kind} {self.name}", daemon=True)
         self._thread.start()
         return self
@@ -128,7 +128,7 @@ class BoardDriver:
             self._thread.join(timeout)
         self._set_state(LinkState.CLOSED, "closed")
 
-    def __enter__(self) -> BoardDriver:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

@@ -27,7 +27,7 @@ import random
 import threading
 import time
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, Self
 
 import engine
 
@@ -77,6 +77,8 @@ class BoardEmulator:
         self.error: Exception | None = None
         self.host_ready = threading.Event()
         self.sent: list[bytes] = []  # every message sent, for tests
+        #: time.monotonic() of each message that told the host of a change on the board (benchmarks)
+        self.change_reports: list[float] = []
         self.boots = 0
         self._lock = threading.RLock()
         self._thread: threading.Thread | None = None
@@ -101,7 +103,7 @@ class BoardEmulator:
     def path(self) -> str:
         return self.port.link_path
 
-    def start(self) -> BoardEmulator:
+    def start(self) -> Self:
         with self._lock:
             self.port.plug()
             self._boot(self._now())
@@ -115,7 +117,7 @@ class BoardEmulator:
             self._thread.join(timeout)
         self.port.close()
 
-    def __enter__(self) -> BoardEmulator:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -233,8 +235,7 @@ class BoardEmulator:
             self._fired.add((kind, action))
             log.info("fault: %s before action %d", kind, action)
             if kind == "garbage":
-                assert isinstance(table, dict)
-                self.port.write(bytes(self.rng.randrange(256) for _ in range(table[action])))
+                self.port.write(bytes(self.rng.randrange(256) for _ in range(f.garbage[action])))
             elif kind == "corrupt":
                 self._corrupt_next = True
             elif kind == "reset":
@@ -352,6 +353,7 @@ class DgtEmulator(BoardEmulator):
             if self.physical[square] != self.seen[square]:
                 self.seen[square] = self.physical[square]
                 if self.update_mode:
+                    self.change_reports.append(time.monotonic())
                     self._send(self._message(0x0E, bytes((square, self._piece_code(self.seen[square])))))
 
     def _damage(self, data: bytes) -> bytes:
@@ -379,6 +381,7 @@ class MillenniumEmulator(BoardEmulator):
         self._reported: list[str | None] | None = None
         self._stable = 0
         self._next_timed = 0.0
+        self._last_status = ""
 
     def _boot(self, now: float) -> None:
         super()._boot(now)
@@ -394,7 +397,11 @@ class MillenniumEmulator(BoardEmulator):
         return (text + format(value, "02X")).encode("ascii")
 
     def _status(self) -> bytes:
-        return self._checked("s" + "".join(p or "." for p in self.seen))
+        text = "s" + "".join(p or "." for p in self.seen)
+        if text != self._last_status:
+            self._last_status = text
+            self.change_reports.append(time.monotonic())
+        return self._checked(text)
 
     def lit_squares(self) -> set[int]:
         """Squares whose four corner LEDs are all lit in some slot (the lights the driver sets)."""
