@@ -452,7 +452,13 @@ class Service:
         fix = tuple(sorted(self.map.sensor_of[f.cell] for f in status.fixes if f.cell in self.map.sensor_of))
         pending = tuple(sorted(self.map.sensor_of[c] for c in status.cells if c in self.map.sensor_of)) \
             if status.kind == "ask" else ()
-        want = (fix, pending)
+        last: tuple[int, ...] = ()
+        lights = self.config.last_move_lights
+        if (not fix and not pending and (lights == "true" or (lights == "auto" and self.config.board != "chessery"))
+                and self.session.position.move_stack):
+            changed = {cell for cell, _before, _after in self.session.position.move_stack[-1].changes}
+            last = tuple(sorted(self.map.sensor_of[c] for c in changed if c in self.map.sensor_of))
+        want = (fix, pending, last)
         if want == self._leds:
             return
         self._leds = want
@@ -462,6 +468,8 @@ class Service:
             link.set_leds(fix, "blink")
             if pending:
                 link.set_leds(pending, "on", replace=False)
+            if last:
+                link.set_leds(last, "on", replace=False)
 
 
 # -- the command ------------------------------------------------------------------------------------

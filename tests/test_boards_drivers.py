@@ -167,3 +167,51 @@ def test_millennium_garbage_and_a_bad_check_cost_nothing() -> None:
             assert link.stats["bad_check"] >= 1
         finally:
             link.close()
+
+
+def test_the_service_guides_with_the_millennium_lights(tmp_path) -> None:
+    """The service in this process on an emulated Millennium board: after e2e4 the corners of e2
+    and e4 light steadily (the last move); a wrong move blinks the cells to put right."""
+    import engine
+    from controller.board_map import SensorMap
+    from controller.config import Config, GpioConfig
+    from controller.inference import Status
+    from controller.service import Service
+    from controller.store import GameStore
+    from firmware_bridge.boards import millennium_codec as M
+
+    chess = engine.find_variant("chess")
+    board = MillenniumEmulator("chess").start()
+    store = GameStore(tmp_path / "games.sqlite3")
+    config = Config(port=(board.path,), board="millennium", gpio=GpioConfig(enabled=False))
+    service = Service(config, chess, store, SensorMap(chess), print_moves=False)
+    shown: queue.Queue[Status] = queue.Queue()
+    service.on_show = shown.put
+
+    def wait_for(kind: str, text: str = "") -> None:
+        while True:
+            status = shown.get(timeout=TIMEOUT)
+            if status.kind == kind and text in status.message:
+                return
+
+    def lit() -> dict[int, int]:
+        service.links[0].ping()  # the lights were sent before the status was shown
+        return {i: p for i, p in enumerate(board.led_patterns) if p}
+
+    def corners(*squares: int) -> set[int]:
+        return {led for s in squares for led in M.corner_leds(s)}
+
+    try:
+        service.start()
+        board.play("lift e2\nplace e4\nsleep 200", timeout=TIMEOUT)
+        wait_for("idle", "White played e2e4")
+        leds = lit()
+        assert set(leds) == corners(52, 36) and set(leds.values()) == {0xFF}  # e2, e4 steady
+        board.play("lift d7\nplace d4\nsleep 200", timeout=TIMEOUT)
+        wait_for("fix")
+        leds = lit()
+        assert set(leds) == corners(11, 35) and set(leds.values()) == {0xF0}  # d7, d4 blink
+    finally:
+        service.stop()
+        board.stop()
+        store.close()
