@@ -215,3 +215,24 @@ def test_the_service_guides_with_the_millennium_lights(tmp_path) -> None:
         service.stop()
         board.stop()
         store.close()
+
+
+def test_sim_board_protocol_command_line(tmp_path) -> None:
+    """``chessery sim-board --protocol``: the path first, ``done`` at the end; a script that
+    cannot be played is one line on stderr and status 2, before any path."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parent.parent
+    script = tmp_path / "moves.txt"
+    script.write_text("lift e2\nplace e4\n", encoding="utf-8")
+    base = [sys.executable, "-m", "controller.cli", "sim-board", "--variant", "chess", "--script", str(script)]
+    done = subprocess.run([*base, "--protocol", "dgt", "--no-wait", "--linger", "0"], cwd=repo,
+                          capture_output=True, text=True, timeout=30)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and len(lines) == 2 and lines[0].endswith("/board") and lines[1] == "done"
+    script.write_text("lift e4\n", encoding="utf-8")
+    bad = subprocess.run([*base, "--protocol", "millennium"], cwd=repo, capture_output=True, text=True, timeout=30)
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.strip() == f"chessery sim-board: {script}:1: lift e4: the square is empty"
