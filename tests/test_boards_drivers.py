@@ -186,7 +186,12 @@ def test_the_service_guides_with_the_millennium_lights(tmp_path) -> None:
     config = Config(port=(board.path,), board="millennium", gpio=GpioConfig(enabled=False))
     service = Service(config, chess, store, SensorMap(chess), print_moves=False)
     shown: queue.Queue[Status] = queue.Queue()
-    service.on_show = shown.put
+
+    def on_show(status: object) -> None:
+        assert isinstance(status, Status)
+        shown.put(status)
+
+    service.on_show = on_show
 
     def wait_for(kind: str, text: str = "") -> None:
         while True:
