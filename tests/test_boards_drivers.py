@@ -241,3 +241,29 @@ def test_sim_board_protocol_command_line(tmp_path) -> None:
     bad = subprocess.run([*base, "--protocol", "millennium"], cwd=repo, capture_output=True, text=True, timeout=30)
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.strip() == f"chessery sim-board: {script}:1: lift e4: the square is empty"
+
+
+@pytest.mark.parametrize("emulator", [DgtEmulator, MillenniumEmulator])
+def test_a_silent_board_is_reconnected_and_the_moves_made_meanwhile_arrive(emulator) -> None:
+    """The board stops answering for 1.5 s just as e2 is lifted; the driver's liveness poll
+    notices after its silence limit (1 s here), reconnects, and the full report then tells
+    what happened meanwhile."""
+    with emulator("chess", faults="pause=1500@1") as board:
+        link = open_board(emulator.protocol, board.path, states_in_events=True, silence_timeout=1.0).start()
+        try:
+            assert link.wait_connected(TIMEOUT)
+            board.play("lift e2\nplace e4", timeout=TIMEOUT)
+            states: list[LinkState] = []
+            events: list[SensorEvent] = []
+            while len(events) < 2:
+                item = link.events.get(timeout=TIMEOUT)
+                if isinstance(item, LinkStatus):
+                    states.append(item.state)
+                else:
+                    events.append(item)
+            assert LinkState.DISCONNECTED in states and states[-1] is LinkState.CONNECTED
+            # DGT: the board scans again after its pause and reports the changes itself
+            assert sorted(f"{e.action} {e.cell} {e.piece}" for e in events) == ["lift 12 P", "place 28 P"]
+            assert link.stats["silences"] == 1
+        finally:
+            link.close()

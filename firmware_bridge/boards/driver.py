@@ -39,6 +39,13 @@ from ..link import LinkError
 
 log = logging.getLogger(__name__)
 
+try:
+    import termios
+
+    _TERMIOS_ERRORS: tuple[type[Exception], ...] = (termios.error,)
+except ImportError:  # not a POSIX system
+    _TERMIOS_ERRORS = ()
+
 SQUARES = 64
 LED_PATTERNS = ("off", "on", "blink", "fast")
 #: The start position by wire square (0 = a8): what a board placed as printed shows.
@@ -321,8 +328,7 @@ class BoardDriver:
         delay = self.backoff[0]
         while not self.stopping.is_set():
             try:
-                port = serial.serial_for_url(self.url, timeout=self.read_timeout, write_timeout=1.0,
-                                             **self.serial_options)
+                port = self._open()
             except ValueError as exc:
                 log.error("%s: cannot use %s: %s", self.name, self.url, exc)
                 self._set_state(LinkState.CLOSED, f"bad port URL: {exc}")
@@ -349,6 +355,21 @@ class BoardDriver:
             if self.stopping.wait(delay):
                 break
         self._set_state(LinkState.CLOSED, "closed")
+
+    def _open(self) -> serial.SerialBase:
+        try:
+            return serial.serial_for_url(self.url, timeout=self.read_timeout, write_timeout=1.0, **self.serial_options)
+        except _TERMIOS_ERRORS as exc:
+            # Linux refuses (EINVAL) to set 7 bits with parity again on a pseudo-terminal that
+            # already has them, as when the emulator's pty is reopened after a silence; opening
+            # it once with the defaults clears that. A real serial device never gets here.
+            log.debug("%s: %s; opening with the default line settings first", self.name, exc)
+            try:
+                serial.serial_for_url(self.url, timeout=self.read_timeout).close()
+                return serial.serial_for_url(self.url, timeout=self.read_timeout, write_timeout=1.0,
+                                             **self.serial_options)
+            except _TERMIOS_ERRORS as again:
+                raise serial.SerialException(f"cannot set the line up: {again}") from None
 
     def _outage(self, reason: str) -> None:
         if not self._in_outage:
