@@ -14,7 +14,8 @@ otherwise pass every test.
   default) and reported according to setting 2 (every scan, on change, on change after N stable
   scans). Commands with a wrong check are ignored, as the board does.
 
-Scripts are played in real time: lift and place change the physical board at once, ``sleep``
+What the board sends takes the time its line would take (9600 baud: a DGT dump 70 ms; 38400:
+a Millennium status 17 ms). Scripts are played in real time: lift and place change the physical board at once, ``sleep``
 waits, ``choose`` is ignored. By default the script starts once the host has read the board.
 Faults (the ``--faults`` syntax): flip, drop, pause (silence), unplug, garbage, corrupt; reset
 restarts the board (DGT: back to idle mode; Millennium: lights off).
@@ -22,6 +23,7 @@ restarts the board (DGT: back to idle mode; Millennium: lights off).
 
 from __future__ import annotations
 
+import collections
 import logging
 import random
 import threading
@@ -50,6 +52,7 @@ def _wire_of(cell: int) -> int:
 class BoardEmulator:
     protocol = ""
     default_scan_ms = 0.0
+    bits_per_byte_ms = 0.0  # line time of one byte: start bit, data, parity, stop bit at the baud rate
 
     def __init__(self, variant: str = "chess", *, faults: Faults | str | None = None, seed: int = 0,
                  link_path: str | None = None, scan_ms: float | None = None, turned: bool = False,
@@ -79,6 +82,11 @@ class BoardEmulator:
         self.sent: list[bytes] = []  # every message sent, for tests
         #: time.monotonic() of each message that told the host of a change on the board (benchmarks)
         self.change_reports: list[float] = []
+        # A pty has no baud rate: what the board says waits here until the line would have carried
+        # it (due time in ms, bytes, whether it reports a change).
+        self._line: collections.deque[tuple[float, bytes, bool]] = collections.deque()
+        self._line_free = 0.0
+        self._reporting_change = False
         self.boots = 0
         self._lock = threading.RLock()
         self._thread: threading.Thread | None = None
@@ -182,6 +190,7 @@ class BoardEmulator:
                         self.port.plug()
                         self._boot(now)
                     self._play(now)
+                    self._flush(now)
                     if self.port.plugged and now >= self._paused_until:
                         data = self.port.read()
                         if data:
@@ -242,14 +251,24 @@ class BoardEmulator:
                 self._boot(now)
             elif kind == "unplug":
                 self.port.unplug()
+                self._line.clear()
                 self._replug_at = now + f.unplugs[action]
             elif kind == "pause":
                 ms = f.pauses[action]
                 self._paused_until = now + (3500 if ms is None else ms)
 
+    def _flush(self, now: float) -> None:
+        while self._line and self._line[0][0] <= now:
+            _, data, change = self._line.popleft()
+            if change:
+                self.change_reports.append(time.monotonic())
+            self.port.write(data)
+
     def _send(self, data: bytes) -> None:
-        """Everything the board says goes through here: byte faults, a damaged message on request."""
+        """Everything the board says goes through here: byte faults, a damaged message on request,
+        the line's speed."""
         self.sent.append(data)
+        change, self._reporting_change = self._reporting_change, False
         if self._corrupt_next:
             self._corrupt_next = False
             data = self._damage(data)
@@ -263,7 +282,11 @@ class BoardEmulator:
                     byte ^= 1 << self.rng.randrange(8)
                 out.append(byte)
             data = bytes(out)
-        self.port.write(data)
+        if not self.port.plugged:
+            return
+        now = self._now()
+        self._line_free = max(now, self._line_free) + len(data) * self.bits_per_byte_ms
+        self._line.append((self._line_free, data, change))
 
     # -- each protocol ------------------------------------------------------------------------------------
     def _boot(self, now: float) -> None:
@@ -284,6 +307,7 @@ class DgtEmulator(BoardEmulator):
 
     protocol = "dgt"
     default_scan_ms = 220.0
+    bits_per_byte_ms = 10 / 9.6  # 9600 baud, 8N1
 
     def __init__(self, variant: str = "chess", *, revelation: bool = False, serial: str = "12345", **options) -> None:
         """``revelation``: a Revelation II (square lights, long serial number ``REVII...``)."""
@@ -353,7 +377,7 @@ class DgtEmulator(BoardEmulator):
             if self.physical[square] != self.seen[square]:
                 self.seen[square] = self.physical[square]
                 if self.update_mode:
-                    self.change_reports.append(time.monotonic())
+                    self._reporting_change = True
                     self._send(self._message(0x0E, bytes((square, self._piece_code(self.seen[square])))))
 
     def _damage(self, data: bytes) -> bytes:
@@ -366,6 +390,7 @@ class MillenniumEmulator(BoardEmulator):
 
     protocol = "millennium"
     default_scan_ms = 20 * 2.048
+    bits_per_byte_ms = 10 / 38.4  # 38400 baud, 7O1
     COMMAND_LENGTHS: ClassVar[dict[str, int]] = {"S": 3, "V": 3, "X": 3, "T": 3, "W": 7, "R": 5, "L": 1 + 2 + 162 + 2}
 
     def __init__(self, variant: str = "chess", **options) -> None:
@@ -400,7 +425,7 @@ class MillenniumEmulator(BoardEmulator):
         text = "s" + "".join(p or "." for p in self.seen)
         if text != self._last_status:
             self._last_status = text
-            self.change_reports.append(time.monotonic())
+            self._reporting_change = True
         return self._checked(text)
 
     def lit_squares(self) -> set[int]:
