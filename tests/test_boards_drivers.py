@@ -267,3 +267,13 @@ def test_a_silent_board_is_reconnected_and_the_moves_made_meanwhile_arrive(emula
             assert link.stats["silences"] == 1
         finally:
             link.close()
+
+
+def test_run_rejects_an_unknown_board_kind_in_one_line(capsys) -> None:
+    from controller.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["run", "--board", "novag", "--port", "loop://"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--board: invalid choice: 'novag'" in err
