@@ -4,6 +4,9 @@ Output contract: the first line of stdout is the path the host opens (flushed at
 stable symlink to the pty, so it survives a simulated unplug), then the script plays. When the
 script is done, a line ``done`` follows; the board keeps serving (heartbeats, snapshots, lights)
 until interrupted or, with ``--linger MS``, for that long.
+
+``--protocol dgt|millennium`` plays the script as a DGT or Millennium board instead
+(``firmware_bridge.boards.emulators``, docs/boards.md), with the same output contract.
 """
 
 from __future__ import annotations
