@@ -63,6 +63,8 @@ class ClockConfig:
 class Config:
     variant: str = "chess"
     port: tuple[str, ...] = ()
+    board: str = "chessery"
+    last_move_lights: str = "auto"
     layout: str = ""
     orientation: int = 0
     identity: str = "auto"
@@ -176,6 +178,10 @@ KEYS: dict[str, tuple[Callable[[Any], Any], str]] = {
     "variant": (_name, "variant name (chessery variants)"),
     "port": (_ports, "serial URL of the board, or a list (one per board of a multi-board set); "
                      "empty: the built-in simulated board plays a demo game"),
+    "board": (_choice("chessery", "dgt", "millennium"), "chessery | dgt | millennium: the kind of board on the "
+                                                        "port(s) (docs/boards.md)"),
+    "last_move_lights": (_identity, "auto | true | false: light the last move's cells on a board with lights "
+                                    "(auto: on DGT and Millennium boards)"),
     "layout": (_str, "layout name (hardware/layouts) or TOML file mapping sensors to cells"),
     "orientation": (_orientation, "0, or 180 when the board is turned round"),
     "identity": (_identity, "auto | true | false: whether the board reads which piece stands where"),

@@ -71,6 +71,8 @@ def configure(args: argparse.Namespace) -> Config:
         over["variant"] = args.variant
     if args.port:
         over["port"] = tuple(args.port)
+    if getattr(args, "board", None):
+        over["board"] = args.board
     if args.layout:
         over["layout"] = args.layout
     if args.orientation is not None:
@@ -181,17 +183,19 @@ class Service:
 
     # -- life cycle ---------------------------------------------------------------------------------
     def start(self) -> Service:
-        from firmware_bridge.link import Link
+        from firmware_bridge.boards import open_board
 
         # No port: a screen without a board (the operator menu still works).
         for i, (url, offset) in enumerate(zip(self.config.port, self.map.offsets()[:len(self.config.port)],
                                               strict=True)):
-            # A read returns as soon as a byte arrives; the timeout only sets how often an idle
-            # link wakes up (the board's heartbeat wakes it anyway): 50 times a second was 0.7 %
-            # of a core for nothing.
-            link = Link(url, cell_offset=offset, name=f"board {i + 1} ({url})" if len(self.config.port) > 1 else url,
-                        states_in_events=True, read_timeout=IDLE_READ_S,
-                        expected_cells=self.map.board_sizes[i])
+            options: dict = {}
+            if self.config.board == "chessery":
+                # A read returns as soon as a byte arrives; the timeout only sets how often an idle
+                # link wakes up (the board's heartbeat wakes it anyway): 50 times a second was 0.7 %
+                # of a core for nothing. The DGT and Millennium drivers keep their own timing.
+                options = {"read_timeout": IDLE_READ_S, "expected_cells": self.map.board_sizes[i]}
+            link = open_board(self.config.board, url, cell_offset=offset, states_in_events=True,
+                              name=f"board {i + 1} ({url})" if len(self.config.port) > 1 else url, **options)
             self.links.append(link)
         self._open_panel()
         for i, link in enumerate(self.links):
@@ -657,7 +661,13 @@ class Service:
         fix = tuple(sorted(self.map.sensor_of[f.cell] for f in status.fixes if f.cell in self.map.sensor_of))
         pending = tuple(sorted(self.map.sensor_of[c] for c in status.cells if c in self.map.sensor_of)) \
             if status.kind == "ask" else ()
-        want = (fix, pending)
+        last: tuple[int, ...] = ()
+        lights = self.config.last_move_lights
+        if (not fix and not pending and (lights == "true" or (lights == "auto" and self.config.board != "chessery"))
+                and self.session.position.move_stack):
+            changed = {cell for cell, _before, _after in self.session.position.move_stack[-1].changes}
+            last = tuple(sorted(self.map.sensor_of[c] for c in changed if c in self.map.sensor_of))
+        want = (fix, pending, last)
         if want == self._leds:
             return
         self._leds = want
@@ -667,6 +677,8 @@ class Service:
             link.set_leds(fix, "blink")
             if pending:
                 link.set_leds(pending, "on", replace=False)
+            if last:
+                link.set_leds(last, "on", replace=False)
 
 
 # -- the command ------------------------------------------------------------------------------------
@@ -772,7 +784,7 @@ def run_service(args: argparse.Namespace) -> int:
         if config.layout:
             log.info("the simulated board numbers its sensors by engine cell; --layout ignored")
             layout = None
-        config = replace(config, port=(), orientation=0)
+        config = replace(config, port=(), orientation=0, board="chessery")
     if args.answers:
         from firmware_bridge.script import Choose, load_script
 

@@ -117,6 +117,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                                    "pseudo-terminal.")
     p.add_argument("--variant", help="variant to play (default: configuration, else chess)")
     p.add_argument("--port", action="append", help="serial URL of the board; repeat for a multi-board set")
+    p.add_argument("--board", choices=("chessery", "dgt", "millennium"),
+                   help="kind of board on the port (default: configuration, else chessery; docs/boards.md)")
     p.add_argument("--layout", help="layout name or file mapping sensors to cells")
     p.add_argument("--orientation", type=int, choices=(0, 180), help="180 when the board is turned round")
     p.add_argument("--headless", action="store_true", help="no screen: print moves, keep the frame in a PNG")

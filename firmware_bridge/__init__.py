@@ -69,6 +69,13 @@ The script format (``firmware_bridge.script``)::
     Lift(line, cell, name); Place(line, cell, name, piece); Sleep(line, ms); Choose(line, answer)
     ScriptError (a ValueError): "FILE:LINE: reason"
 
+Other boards (``firmware_bridge.boards``, docs/boards.md)::
+
+    link = open_board("chessery" | "dgt" | "millennium", url, **link_options)   # not started
+        a DGT or Millennium driver has the link's interface above (events, states, hello,
+        request_snapshot, ping, set_leds, ...); cells in Chessery's 8x8 numbering (a1 = 0)
+    DgtEmulator / MillenniumEmulator (boards.emulators): the boards on a pty, for tests and demos
+
 Lower layers: ``framer.Framer`` (pure bytes -> messages, counts each error class),
 ``codec.encode``/``decode_frame``, ``messages`` (typed frames), ``faults`` (the --faults
 syntax), ``virtual_port.PtyPort`` (pty with a stable symlink), and ``firmware/`` (the

@@ -4,6 +4,9 @@ Output contract: the first line of stdout is the path the host opens (flushed at
 stable symlink to the pty, so it survives a simulated unplug), then the script plays. When the
 script is done, a line ``done`` follows; the board keeps serving (heartbeats, snapshots, lights)
 until interrupted or, with ``--linger MS``, for that long.
+
+``--protocol dgt|millennium`` plays the script as a DGT or Millennium board instead
+(``firmware_bridge.boards.emulators``, docs/boards.md), with the same output contract.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import argparse
 import signal
 import sys
 import threading
+from typing import Any
 
 
 def _nonnegative(text: str) -> int:
@@ -32,8 +36,16 @@ def cmd_sim_board(args: argparse.Namespace) -> int:
     # Everything that can be wrong with the arguments fails before the path is printed.
     faults = parse_faults(args.faults)
     commands = load_script(args.script, args.variant)
-    board = SimBoard(args.variant, identity=args.identity, empty=args.empty, faults=faults, seed=args.seed,
-                     link_path=args.link, debounce_ms=args.debounce_ms, heartbeat_ms=args.heartbeat_ms)
+    board: Any
+    if args.protocol == "chessery":
+        board = SimBoard(args.variant, identity=args.identity, empty=args.empty, faults=faults, seed=args.seed,
+                         link_path=args.link, debounce_ms=args.debounce_ms, heartbeat_ms=args.heartbeat_ms)
+    else:
+        from .boards.emulators import EMULATORS
+
+        options: dict[str, Any] = {"revelation": True} if args.revelation and args.protocol == "dgt" else {}
+        board = EMULATORS[args.protocol](args.variant, faults=faults, seed=args.seed, link_path=args.link,
+                                         scan_ms=args.scan_ms, turned=args.turned, empty=args.empty, **options)
     board.check_script(commands, source=str(args.script))
     stop = threading.Event()
 
@@ -70,6 +82,12 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                     "(lines: lift CELL, place CELL [PIECE], sleep MS, choose ANSWER, # comment).",
     )
     p.add_argument("--variant", required=True, help="variant whose cell names the script uses")
+    p.add_argument("--protocol", choices=("chessery", "dgt", "millennium"), default="chessery",
+                   help="speak as our own firmware (default), a DGT e-board or a Millennium ChessLink "
+                        "(8x8 games; docs/boards.md)")
+    p.add_argument("--scan-ms", type=float, help="dgt/millennium: full scan period (default 220 / 41)")
+    p.add_argument("--turned", action="store_true", help="dgt/millennium: the board stands turned round")
+    p.add_argument("--revelation", action="store_true", help="dgt: a Revelation II (square lights)")
     p.add_argument("--script", required=True, help="event script file")
     p.add_argument("--identity", action="store_true", help="report which piece stands on a cell (FEN letters)")
     p.add_argument("--faults", default="", help=FAULT_HELP)

@@ -16,6 +16,9 @@ from 1; sleep and choose lines do not count) and defaults to 1:
                     ms (default 500) a new pty appears behind the same link and the board
                     boots again. Moves of the script go on while it is unplugged
 ``reset@N``         the board reboots: new boot id, sequence numbers from 0, lights off
+``garbage=K@N``     K random bytes on the line (default 16); DGT and Millennium emulators
+``corrupt@N``       the board's next message is damaged (a Millennium report with a wrong
+                    check, a DGT message cut short); DGT and Millennium emulators
 ==================  ===================================================================
 
 Example: ``bounce,flip=0.01,drop=0.01,pause=1500@3,unplug@12,reset@20``. Every random choice
@@ -28,8 +31,8 @@ from dataclasses import dataclass, field
 
 from engine.errors import ChesseryError
 
-FAULT_HELP = ("comma list of: bounce, bounce=MS, flip=P, drop=P, pause=MS@N, unplug=MS@N, reset@N "
-              "(@N: before the N-th lift/place, default 1), e.g. bounce,flip=0.01,unplug@12")
+FAULT_HELP = ("comma list of: bounce, bounce=MS, flip=P, drop=P, pause=MS@N, unplug=MS@N, reset@N, "
+              "garbage=K@N, corrupt@N (@N: before the N-th lift/place, default 1), e.g. bounce,flip=0.01,unplug@12")
 
 
 class FaultError(ChesseryError, ValueError):
@@ -44,11 +47,13 @@ class Faults:
     pauses: dict[int, int | None] = field(default_factory=dict)  # action number -> ms (None: default)
     unplugs: dict[int, int] = field(default_factory=dict)  # action number -> ms
     resets: set[int] = field(default_factory=set)
+    garbage: dict[int, int] = field(default_factory=dict)  # action number -> bytes (board emulators)
+    corrupt: set[int] = field(default_factory=set)  # action numbers (board emulators)
 
     @property
     def any(self) -> bool:
         return bool(self.bounce_ms is not None or self.flip or self.drop or self.pauses or self.unplugs
-                    or self.resets)
+                    or self.resets or self.garbage or self.corrupt)
 
 
 def parse_faults(text: str | None) -> Faults:
@@ -92,10 +97,12 @@ def parse_faults(text: str | None) -> Faults:
             faults.pauses[at] = ms
         elif name == "unplug":
             faults.unplugs[at] = 500 if ms is None else ms
-        elif name == "reset":
+        elif name in ("reset", "corrupt"):
             if has_value:
-                raise bad("reset takes no =value")
-            faults.resets.add(at)
+                raise bad(f"{name} takes no =value")
+            (faults.resets if name == "reset" else faults.corrupt).add(at)
+        elif name == "garbage":
+            faults.garbage[at] = 16 if ms is None else ms
         else:
             raise bad("unknown fault")
     return faults

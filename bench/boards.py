@@ -1,0 +1,130 @@
+"""Move latency on DGT and Millennium boards, next to each board's own scan period.
+
+    PYTHONPATH=. .venv/bin/python bench/boards.py [--moves N]
+
+A board emulator (real pty, the board's own scan timing) plays a seeded random chess game with
+captures both ways and pieces dragged across squares into the service (driver -> controller
+thread -> session with its SQLite commit). For each move: the time from the board's last
+message reporting a change before the move was committed (a DGT field update, a Millennium
+status report) to the commit. The board's scan time is not in it (the board had not reported
+the move before); a driver that waits for quiet, or a dump, shows in it.
+
+Goals: DGT within one full scan + 50 ms; Millennium within two scans + 50 ms (common DGT
+software waits 250-500 ms of quiet and then asks for a dump). Reported against the board's scan
+period, and against our own board (the simulated board running the firmware's code, scanning
+every 2 ms, its events' arrival at the host as the report) measured in the same run, the
+reference for what the controller, the commit and this machine's load add.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import queue
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import engine
+from controller.event_scripts import Style, random_game, script_for_moves
+from firmware_bridge.script import parse_script
+
+
+def pct(values: list[float], p: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, round(p / 100 * (len(s) - 1)))]
+
+
+def bench(kind: str, n_moves: int) -> tuple[float, float]:
+    from controller.board_map import SensorMap
+    from controller.config import Config, GpioConfig
+    from controller.service import Service
+    from controller.store import GameStore
+    from firmware_bridge.boards.emulators import EMULATORS
+
+    variant = engine.find_variant("chess")
+    moves = random_game(variant, n_moves, seed=3)
+    style = Style(think_ms=400, hand_ms=120, capture="alternate", slide=True, slide_rest_ms=5, identity=True)
+    commands = parse_script("\n".join(script_for_moves(variant, moves, style)), variant)
+    from firmware_bridge.simboard import SimBoard
+
+    board: Any = SimBoard(variant, identity=True, scan_ms=2) if kind == "chessery" else EMULATORS[kind]("chess")
+    board.start()
+    tmp = tempfile.TemporaryDirectory()
+    store = GameStore(Path(tmp.name) / "bench.sqlite3")
+    config = Config(port=(board.path,), board=kind, gpio=GpioConfig(enabled=False))
+    service = Service(config, variant, store, SensorMap(variant), print_moves=False)
+    accepted: queue.Queue[tuple[float, int, str]] = queue.Queue()  # when, moves added (an amend: none), text
+
+    def on_update(update) -> None:
+        if update.accepted:
+            accepted.put((time.monotonic(), len(update.accepted) - len(update.undone), " ".join(update.accepted)))
+
+    service.on_update = on_update
+    received: list[float] = []  # host time of each sensor event the controller handled (our own board)
+    handle = service._handle
+
+    def spy(item: tuple) -> None:
+        if item[0] == "sensor" and not item[2].synthetic:
+            received.append(item[2].host_time)
+        handle(item)
+
+    service._handle = spy  # type: ignore[method-assign]
+    service.start()
+    board.start_script(commands)
+    latencies: list[float] = []
+    texts: list[str] = []
+    amended = 0
+    try:
+        deadline = time.monotonic() + 60 + n_moves * 2
+        game = 0
+        while game < len(moves) and time.monotonic() < deadline:
+            try:
+                at, added, text = accepted.get(timeout=30)
+            except queue.Empty:
+                raise SystemExit(f"{kind}: no move for 30 s after {game} moves; the referee says: "
+                                 f"{service.session.status.message}") from None
+            game += added
+            amended += added == 0
+            reports = received if kind == "chessery" else board.change_reports
+            i = bisect.bisect_right(reports, at)
+            if i:
+                latencies.append((at - reports[i - 1]) * 1000)
+                texts.append(text)
+    finally:
+        service.stop()
+        board.stop()
+        store.close()
+        tmp.cleanup()
+    scan = {"chessery": 2.0, "dgt": getattr(board, "scan_ms", 0.0),
+            "millennium": getattr(board, "settings", {1: 20})[1] * 2.048}[kind]
+    goal = 2 * scan + 50 if kind == "millennium" else scan + 50
+    p99 = pct(latencies, 99)
+    print(f"{kind}: {len(latencies)} moves committed ({amended} amended); scan period {scan:.0f} ms")
+    print(f"  last change report -> move committed: p50 {pct(latencies, 50):.1f} ms  p99 {p99:.1f} ms  "
+          f"max {max(latencies):.1f} ms   (goal {goal:.0f} ms: {'met' if p99 <= goal else 'NOT met'} at p99; "
+          f"p50/scan {pct(latencies, 50) / scan:.2f}, p99/scan {p99 / scan:.2f})")
+    slowest = sorted(zip(latencies, texts, strict=True), reverse=True)[:3]
+    print("  slowest: " + ", ".join(f"{text} {ms:.0f} ms" for ms, text in slowest))
+    return pct(latencies, 50), p99
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--moves", type=int, default=40)
+    parser.add_argument("--board", choices=("chessery", "dgt", "millennium"), action="append")
+    args = parser.parse_args()
+    results = {kind: bench(kind, args.moves) for kind in args.board or ("chessery", "dgt", "millennium")}
+    ref = results.get("chessery")
+    if ref is not None:
+        for kind, (p50, p99) in results.items():
+            if kind != "chessery":
+                print(f"{kind} against our own board in this run: p50 x{p50 / ref[0]:.2f}, p99 x{p99 / ref[1]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,453 @@
+"""What every board driver shares: the host link's interface (see ``firmware_bridge.link``) over a
+board that reads piece identity on 64 squares and speaks its maker's protocol.
+
+A driver is a drop-in for :class:`~firmware_bridge.link.Link`: the same ``events`` queue of
+:class:`SensorEvent` and :class:`LinkStatus` values (with ``states_in_events``), ``states``,
+``state``, ``wait_connected``, ``hello`` (a :class:`BoardInfo` saying whether the board reads
+pieces and has announced lights), ``request_snapshot``, ``ping``, ``set_leds``, ``occupancy``,
+``pieces``, ``stats``, ``close``. So the controller has no per-board code.
+
+The model is kept as the link's is: events delivered in order, applied to the CONNECTED status's
+board, always give the model; whenever the board's own full report (a dump, a status) differs
+from the model, the differences are delivered (lifts first, then places) and the model adopts the
+board's word. Cells are in Chessery's 8x8 numbering (a1 = 0, b1 = 1, ... h8 = 63, plus
+``cell_offset``); both makers number the wire from a8, and a board turned round is recognised
+from the start position (see :meth:`BoardDriver._orient`).
+
+One reader thread owns the port: it opens it through ``serial.serial_for_url`` with the board's
+line settings, greets the board, and reconnects with back-off after an I/O error or a silence
+longer than ``silence_timeout``; the first full report after a reconnect tells, as synthetic
+events, whatever the players did meanwhile.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import queue
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+import serial
+
+from ..events import LIFT, PLACE, LinkState, LinkStatus, SensorEvent
+from ..link import LinkError
+
+log = logging.getLogger(__name__)
+
+try:
+    import termios
+
+    _TERMIOS_ERRORS: tuple[type[Exception], ...] = (termios.error,)
+except ImportError:  # not a POSIX system
+    _TERMIOS_ERRORS = ()
+
+SQUARES = 64
+LED_PATTERNS = ("off", "on", "blink", "fast")
+#: The start position by wire square (0 = a8): what a board placed as printed shows.
+START_WIRE: tuple[str | None, ...] = (
+    tuple("rnbqkbnr") + tuple("p" * 8) + (None,) * 32 + tuple("P" * 8) + tuple("RNBQKBNR"))
+
+
+def wire_to_cell(square: int) -> int:
+    """Wire square (0 = a8, 7 = h8, 63 = h1) -> Chessery cell (0 = a1, 63 = h8)."""
+    return (7 - square // 8) * 8 + square % 8
+
+
+def cell_to_wire(cell: int) -> int:
+    return (7 - cell // 8) * 8 + cell % 8
+
+
+@dataclass(frozen=True)
+class BoardInfo:
+    """What the board said about itself; the fields the service reads from a link's HELLO."""
+
+    kind: str
+    board_id: int = 0
+    serial: str = ""
+    firmware: str = ""
+    cells: int = SQUARES
+    identity: bool = True
+    leds: bool = False
+    heartbeat_ms: int = 1000
+
+
+class BoardDriver:
+    """Base of the DGT and Millennium drivers. Subclasses set ``kind`` and ``serial_options`` and
+    implement ``_new_reader``, ``_greet``, ``_handle``, ``_tick``, ``_ask_board``, ``_send_ping``
+    and ``_send_leds``; they report what the board says through ``_board_read`` (a full board),
+    ``_square_changed`` (one square) and ``_answered`` (any reply: the board is alive)."""
+
+    kind = "board"
+    serial_options: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self, url: str, *, cell_offset: int = 0, silence_timeout: float = 3.0,
+                 retry_interval: float = 0.5, backoff: tuple[float, float] = (0.05, 2.0),
+                 read_timeout: float = 0.01, on_state: Callable[[LinkStatus], None] | None = None,
+                 states_in_events: bool = False, name: str | None = None) -> None:
+        self.url = url
+        self.name = name or url
+        self.cell_offset = cell_offset
+        self.silence_timeout = silence_timeout
+        self.retry_interval = retry_interval
+        self.backoff = backoff
+        self.read_timeout = read_timeout
+        self.on_state = on_state
+        self.states_in_events = states_in_events
+        self.events: queue.Queue[SensorEvent | LinkStatus] = queue.Queue()
+        self.states: queue.Queue[LinkStatus] = queue.Queue()
+        self.stopping = threading.Event()
+        self.counts: Counter[str] = Counter()
+        self.hello: BoardInfo | None = None
+        #: None until decided; True when the board stands turned round (a8 wired where h1 is).
+        self.flipped: bool | None = None
+        self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self._write_lock = threading.Lock()
+        self._serial: serial.SerialBase | None = None
+        self._state = LinkState.IDLE
+        self._model: list[str | None] | None = None
+        self._reader = self._new_reader()
+        self._reads = 0  # full board reports handled
+        self._replies = 0  # answers to ping
+        self._session_synced = False
+        self._session_answered = False
+        self._in_outage = False
+        self._outage_since = 0.0
+        self._thread: threading.Thread | None = None
+        self._leds: dict[int, str] = {}  # cell (this board) -> pattern
+        #: Host time of the board's latest report of any square change (for latency numbers).
+        self.last_report = 0.0
+
+    # -- life cycle ---------------------------------------------------------------------------------
+    def start(self) -> Self:
+        self._thread = threading.Thread(target=self._run, name=f"{self.kind} {self.name}", daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self, timeout: float = 2.0) -> None:
+        self.stopping.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+        self._set_state(LinkState.CLOSED, "closed")
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- what the controller reads -------------------------------------------------------------------
+    @property
+    def state(self) -> LinkState:
+        return self._state
+
+    def wait_connected(self, timeout: float | None = None) -> bool:
+        with self._changed:
+            self._changed.wait_for(lambda: self._state in (LinkState.CONNECTED, LinkState.CLOSED), timeout)
+            return self._state is LinkState.CONNECTED
+
+    @property
+    def cells(self) -> int:
+        return SQUARES if self._model is not None else 0
+
+    def occupancy(self) -> tuple[bool, ...]:
+        with self._lock:
+            return tuple(p is not None for p in self._model or ())
+
+    def pieces(self) -> tuple[str | None, ...]:
+        with self._lock:
+            return tuple(self._model or ())
+
+    @property
+    def stats(self) -> Counter[str]:
+        with self._lock:
+            return self.counts + Counter(self._reader.errors)
+
+    # -- commands -----------------------------------------------------------------------------------
+    def request_snapshot(self, timeout: float = 2.0) -> tuple[bool, ...]:
+        """Ask for the whole board and wait until the model agrees with it (differences arrive
+        as synthetic events first)."""
+        with self._changed:
+            if self._serial is None:
+                raise LinkError(f"{self.name}: not connected")
+            before = self._reads
+            self._ask_board(time.monotonic())
+            if not self._changed.wait_for(lambda: self._reads > before, timeout):
+                raise LinkError(f"{self.name}: no board report within {timeout} s")
+            return self.occupancy()
+
+    def ping(self, timeout: float = 1.0) -> float:
+        """Round trip (s) of the board's cheapest question."""
+        with self._changed:
+            if self._serial is None:
+                raise LinkError(f"{self.name}: not connected")
+            before = self._replies
+            sent = time.monotonic()
+            self._send_ping(sent)
+            if not self._changed.wait_for(lambda: self._replies > before, timeout):
+                raise LinkError(f"{self.name}: no answer within {timeout} s")
+            return time.monotonic() - sent
+
+    def set_leds(self, cells: Iterable[int], pattern: str = "on", replace: bool = True) -> None:
+        """Light ``cells`` (controller numbering). Does nothing on a board that has not
+        announced lights; remembered and sent again after a reconnect."""
+        if pattern not in LED_PATTERNS:
+            raise ValueError(f"unknown light pattern {pattern!r} (expected one of {', '.join(LED_PATTERNS)})")
+        with self._lock:
+            mine = {c - self.cell_offset for c in cells if 0 <= c - self.cell_offset < SQUARES}
+            if replace:
+                self._leds.clear()
+            for cell in mine:
+                if pattern == "off":
+                    self._leds.pop(cell, None)
+                else:
+                    self._leds[cell] = pattern
+            self._push_leds()
+
+    def _push_leds(self) -> None:
+        if self.hello is None or not self.hello.leds or self._serial is None:
+            return
+        flip = bool(self.flipped)
+        self._send_leds({cell_to_wire(63 - c if flip else c): p for c, p in self._leds.items()})
+
+    # -- subclass hooks -------------------------------------------------------------------------------
+    def _new_reader(self) -> Any:
+        raise NotImplementedError
+
+    def _greet(self, now: float) -> None:
+        raise NotImplementedError
+
+    def _handle(self, message: Any, now: float) -> None:
+        raise NotImplementedError
+
+    def _tick(self, now: float) -> None:
+        """Called about every read timeout: polls, retries, deferred requests."""
+
+    def _ask_board(self, now: float) -> None:
+        raise NotImplementedError
+
+    def _send_ping(self, now: float) -> None:
+        raise NotImplementedError
+
+    def _send_leds(self, wire: dict[int, str]) -> None:
+        raise NotImplementedError
+
+    def _damaged(self, now: float) -> None:
+        """The reader threw bytes away: something the board said may be lost."""
+        self._ask_board(now)
+
+    # -- what subclasses report (reader thread, lock held) ----------------------------------------------
+    def _answered(self, now: float) -> None:
+        self._replies += 1
+        if not self._session_answered:
+            self._session_answered = True
+            self._maybe_connected()
+
+    def _orient(self, wire: Sequence[str | None]) -> None:
+        """Decide once whether the board is turned round: from the first report showing the start
+        position either way round; until then it counts as wired."""
+        if self.flipped is not None:
+            return
+        if tuple(wire) == START_WIRE:
+            self.flipped = False
+        elif tuple(reversed(wire)) == START_WIRE:
+            self.flipped = True
+            log.warning("%s: the board stands turned round (white on the 7th and 8th ranks as wired); "
+                        "reading it that way", self.name)
+
+    def _to_cells(self, wire: Sequence[str | None]) -> list[str | None]:
+        cells: list[str | None] = [None] * SQUARES
+        for square, piece in enumerate(wire):
+            cell = wire_to_cell(square)
+            cells[63 - cell if self.flipped else cell] = piece
+        return cells
+
+    def _board_read(self, wire: Sequence[str | None], now: float, *, synthetic: bool) -> None:
+        """A full report of the board (wire order). ``synthetic``: its differences from the
+        model are corrections (a dump checking field updates, a report after a reconnect), not
+        the board's own report of a change."""
+        first = self._model is None
+        if first:
+            self._orient(wire)
+        cells = self._to_cells(wire)
+        if first:
+            self._model = cells
+        else:
+            assert self._model is not None
+            changed = self._reconcile(cells, now, synthetic=synthetic or not self._session_synced)
+            if changed:
+                self.last_report = now
+        self._reads += 1
+        self._session_synced = True
+        self._maybe_connected()
+
+    def _square_changed(self, square: int, piece: str | None, now: float) -> None:
+        """One square's new content, as the board reported it."""
+        if self._model is None or not self._session_synced:
+            return  # the full report being waited for includes it
+        self.last_report = now
+        cell = wire_to_cell(square)
+        if self.flipped:
+            cell = 63 - cell
+        old = self._model[cell]
+        if old == piece:
+            self.counts["repeats"] += 1
+            return
+        if old is not None:
+            self._deliver(cell, LIFT, old, now, synthetic=False)
+        if piece is not None:
+            self._deliver(cell, PLACE, piece, now, synthetic=False)
+        self._model[cell] = piece
+
+    def _reconcile(self, cells: list[str | None], now: float, *, synthetic: bool) -> bool:
+        model = self._model
+        assert model is not None
+        lifts = [c for c in range(SQUARES) if model[c] is not None and model[c] != cells[c]]
+        places = [c for c in range(SQUARES) if cells[c] is not None and model[c] != cells[c]]
+        for cell in lifts:
+            self._deliver(cell, LIFT, model[cell], now, synthetic=synthetic)
+        for cell in places:
+            self._deliver(cell, PLACE, cells[cell], now, synthetic=synthetic)
+        model[:] = cells
+        if synthetic and (lifts or places):
+            self.counts["corrections"] += 1
+        return bool(lifts or places)
+
+    def _deliver(self, cell: int, action: str, piece: str | None, now: float, *, synthetic: bool) -> None:
+        self.counts["synthetic" if synthetic else "events"] += 1
+        self.events.put(SensorEvent(cell=cell + self.cell_offset, action=action, piece=piece, board_ms=None,
+                                    host_time=now, synthetic=synthetic, seq=None))
+
+    # -- the reader thread ------------------------------------------------------------------------------
+    def _run(self) -> None:
+        delay = self.backoff[0]
+        while not self.stopping.is_set():
+            try:
+                port = self._open()
+            except ValueError as exc:
+                log.error("%s: cannot use %s: %s", self.name, self.url, exc)
+                self._set_state(LinkState.CLOSED, f"bad port URL: {exc}")
+                return
+            except (serial.SerialException, OSError) as exc:
+                self._outage(f"cannot open {self.url}: {exc}")
+                if self.stopping.wait(delay):
+                    break
+                delay = min(delay * 2, self.backoff[1])
+                continue
+            try:
+                reason = self._session(port)
+            except (serial.SerialException, OSError) as exc:
+                reason = f"lost {self.url}: {exc}"
+            finally:
+                with self._write_lock:
+                    self._serial = None
+                with contextlib.suppress(serial.SerialException, OSError):
+                    port.close()
+            if self.stopping.is_set():
+                break
+            delay = self.backoff[0] if self._session_synced else min(delay * 2, self.backoff[1])
+            self._outage(reason or "closed")
+            if self.stopping.wait(delay):
+                break
+        self._set_state(LinkState.CLOSED, "closed")
+
+    def _open(self) -> serial.SerialBase:
+        try:
+            return serial.serial_for_url(self.url, timeout=self.read_timeout, write_timeout=1.0, **self.serial_options)
+        except _TERMIOS_ERRORS as exc:
+            # Linux refuses (EINVAL) to set 7 bits with parity again on a pseudo-terminal that
+            # already has them, as when the emulator's pty is reopened after a silence; opening
+            # it once with the defaults clears that. A real serial device never gets here.
+            log.debug("%s: %s; opening with the default line settings first", self.name, exc)
+            try:
+                serial.serial_for_url(self.url, timeout=self.read_timeout).close()
+                return serial.serial_for_url(self.url, timeout=self.read_timeout, write_timeout=1.0,
+                                             **self.serial_options)
+            except _TERMIOS_ERRORS as again:
+                raise serial.SerialException(f"cannot set the line up: {again}") from None
+
+    def _outage(self, reason: str) -> None:
+        if not self._in_outage:
+            log.warning("%s: %s; reconnecting with back-off (further failures are not logged)", self.name, reason)
+            self._in_outage = True
+            self._outage_since = time.monotonic()
+        self._set_state(LinkState.DISCONNECTED, reason)
+
+    def _session(self, port: serial.SerialBase) -> str | None:
+        self.counts["sessions"] += 1
+        self._reader.reset()
+        with self._changed:
+            self._session_synced = False
+            self._session_answered = False
+            self._set_state(LinkState.CONNECTING, f"opened {self.url}")
+        with self._write_lock:
+            self._serial = port
+        now = time.monotonic()
+        with self._lock:
+            self._greet(now)
+        last_heard = now
+        while not self.stopping.is_set():
+            waiting = port.in_waiting
+            data = port.read(waiting if waiting > 0 else 1)
+            now = time.monotonic()
+            with self._changed:
+                if data:
+                    errors = self._reader.error_total
+                    messages = self._reader.feed(data)
+                    if messages:
+                        last_heard = now
+                    for message in messages:
+                        self.counts["messages"] += 1
+                        self._handle(message, now)
+                    if self._reader.error_total > errors:
+                        self._damaged(now)
+                self._tick(now)
+                self._changed.notify_all()
+            if now - last_heard > self.silence_timeout:
+                self.counts["silences"] += 1
+                return f"no answer from the board for {now - last_heard:.1f} s"
+        return None
+
+    def _maybe_connected(self) -> None:
+        if self._session_answered and self._session_synced and self._state is not LinkState.CONNECTED:
+            if self._in_outage:
+                log.warning("%s: back after %.1f s", self.name, time.monotonic() - self._outage_since)
+                self._in_outage = False
+            self._set_state(LinkState.CONNECTED, f"in sync with the {self.kind} board")
+            self._push_leds()  # a board that was away lost its lights
+
+    # -- writing ------------------------------------------------------------------------------------
+    def _write(self, data: bytes) -> bool:
+        with self._write_lock:
+            port = self._serial
+            if port is None:
+                return False
+            try:
+                port.write(data)
+                return True
+            except (serial.SerialException, OSError) as exc:
+                log.debug("%s: write failed: %s", self.name, exc)
+                return False
+
+    def _set_state(self, state: LinkState, reason: str) -> None:
+        with self._changed:
+            previous = self._state
+            if state is previous or previous is LinkState.CLOSED:
+                return
+            self._state = state
+            log.info("%s: from %s to %s (%s)", self.name, previous.value, state.value, reason)
+            model = self._model
+            status = LinkStatus(state, previous, reason, time.monotonic(),
+                                None if model is None else tuple(p is not None for p in model),
+                                None if model is None else tuple(model))
+            self.states.put(status)
+            if self.states_in_events:
+                self.events.put(status)
+            self._changed.notify_all()
+            if self.on_state is not None:
+                self.on_state(status)

@@ -1,0 +1,112 @@
+"""The Millennium ChessLink driver (ChessLink, Exclusive, eONE; 38400 baud 7O1); the wire
+protocol is in ``millennium_codec``.
+
+Greeting: ``V`` (version: the board is there), the settings (scan time, reports on every change
+stable for two scans), then ``S`` for the whole board. From then on the board sends its whole
+board after every change; each report is compared with the model and the differences are
+delivered as events (they are the board's own reports, so not synthetic). Replies are matched by
+their letter, since reports arrive between any command and its reply. A garbled message (wrong
+check digits) is dropped and the board asked with ``S`` at once.
+
+Liveness: ``V`` every ``poll_ms``; silence or an I/O error ends the session and the driver
+reconnects, then resynchronises from ``S``.
+
+Lights: every ChessLink board has 81 LEDs at the square corners; a lit square lights its four
+corners (``on`` steady, ``blink`` about twice a second, ``fast`` about eight times). No lights:
+``X``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, ClassVar
+
+from . import millennium_codec as M
+from .driver import BoardDriver, BoardInfo
+
+log = logging.getLogger(__name__)
+
+#: Pattern -> LED bits (one bit per time slot, b7 first).
+PATTERN_BITS = {"on": 0xFF, "blink": 0xF0, "fast": 0xAA}
+SLOT = 0x0F  # 15 x 4.096 ms = 61 ms per slot: "blink" is 4 slots on, 4 off (about 2 Hz)
+
+
+class MillenniumDriver(BoardDriver):
+    kind = "millennium"
+    serial_options: ClassVar[dict[str, Any]] = {"baudrate": 38400, "bytesize": 7, "parity": "O", "stopbits": 1}
+
+    def __init__(self, url: str, *, scan_time: int = 20, auto_report: int = M.AUTO_ON_CHANGE + 1,
+                 poll_ms: int = 1000, **options: Any) -> None:
+        """``scan_time``: units of 2.048 ms (20: 41 ms, the board's default; 15 the least).
+        ``auto_report``: 3 (every change) or 4..7 (a change stable for 2..5 scans). The default,
+        4, leaves out a piece dragged across a square (it rests there less than two scans)
+        at the cost of two scans (82 ms) before a change is reported."""
+        super().__init__(url, **options)
+        self.scan_time = scan_time
+        self.auto_report = auto_report
+        self.poll_ms = poll_ms
+        self._polled = 0.0
+        self._status_asked: float | None = None
+        self._settings_confirmed: set[int] = set()
+
+    @property
+    def scan_ms(self) -> float:
+        return self.scan_time * M.SCAN_UNIT_MS
+
+    def _new_reader(self) -> M.MillenniumReader:
+        return M.MillenniumReader()
+
+    def _greet(self, now: float) -> None:
+        self._settings_confirmed.clear()
+        self._send_ping(now)
+        self._write(M.write_setting(M.SETTING_SCAN_TIME, self.scan_time))
+        self._write(M.write_setting(M.SETTING_AUTO_REPORT, self.auto_report))
+        self._ask_board(now)
+
+    def _ask_board(self, now: float) -> None:
+        self._status_asked = now
+        self._write(M.command("S"))
+
+    def _send_ping(self, now: float) -> None:
+        self._polled = now
+        self._write(M.command("V"))
+
+    def _handle(self, message: M.MillenniumMessage, now: float) -> None:
+        match message:
+            case M.Status(pieces):
+                self.counts["reports"] += 1
+                self._status_asked = None
+                self._board_read(pieces, now, synthetic=False)
+            case M.Reply("v", data):
+                if self.hello is None or self.hello.firmware != data:
+                    self.hello = BoardInfo("millennium", firmware=data, identity=True, leds=True,
+                                           heartbeat_ms=self.poll_ms)
+                    self._push_leds()
+                self._answered(now)
+            case M.Reply("w", data):
+                self._settings_confirmed.add(int(data[:2], 16))
+            case M.Reply(letter, _):
+                self.counts[f"reply_{letter}"] += 1
+
+    def _damaged(self, now: float) -> None:
+        self.counts["bad_messages"] += 1
+        self._ask_board(now)
+
+    def _tick(self, now: float) -> None:
+        if self._status_asked is not None and now - self._status_asked > self.retry_interval:
+            self._ask_board(now)
+        if now - self._polled > self.poll_ms / 1000:
+            self._send_ping(now)
+            for address, value in ((M.SETTING_SCAN_TIME, self.scan_time), (M.SETTING_AUTO_REPORT, self.auto_report)):
+                if address not in self._settings_confirmed:  # a garbled W: say it again
+                    self._write(M.write_setting(address, value))
+
+    def _send_leds(self, wire: dict[int, str]) -> None:
+        if not wire:
+            self._write(M.command("X"))
+            return
+        leds = [0] * M.LED_COUNT
+        for square, pattern in wire.items():
+            for led in M.corner_leds(square):
+                leds[led] |= PATTERN_BITS[pattern]
+        self._write(M.leds_command(SLOT, leds))
