@@ -59,6 +59,10 @@ IDLE_WAKE_S = 5.0
 #: The serial link's read timeout (s): see Service.start.
 IDLE_READ_S = 0.25
 
+#: How long a stop by signal waits for the controller to show its last frame before the window
+#: closes anyway (s): a hung controller must not keep the process from stopping.
+STOP_GRACE_S = 2.0
+
 #: Pause before the demo player answers a question on a screen someone watches (ms).
 DEMO_ANSWER_MS = 700
 
@@ -117,7 +121,9 @@ class Service:
         self._summary: dict = {}
         self.window = window
         self.print_moves = print_moves
-        self.inputs: queue.Queue[tuple] = queue.Queue()
+        # SimpleQueue: its put is reentrant, so the SIGTERM handler may wake the controller even
+        # when it interrupts the main thread inside a put (a touch on the screen).
+        self.inputs: queue.SimpleQueue[tuple] = queue.SimpleQueue()
         self.stopping = threading.Event()
         self.finished = threading.Event()  # the controller loop has ended
         self.links: list = []
@@ -249,6 +255,16 @@ class Service:
                     continue  # once more, saying it stopped
                 return
 
+    def request_stop(self, grace: float = STOP_GRACE_S) -> None:
+        """Ask the service to stop, from any thread or a signal handler (SIGTERM). The controller
+        finishes what it is handling, shows the last frame (with every move it has printed and
+        stored) and only then stops the window; should it not get there, the window stops by
+        itself after ``grace`` seconds."""
+        self.stopping.set()
+        self.inputs.put(("wake",))
+        if self.window is not None:
+            self.window.stop_within(grace)
+
     def stop(self) -> None:
         self.stopping.set()
         self.inputs.put(("wake",))
@@ -343,14 +359,16 @@ class Service:
                 self._due()
                 if self._finish_at_rest and self._at_rest():
                     self._handle(("quit",))
-                self._show()
+                self._show()  # each turn ends showing what it did: the last one before stopping too
         except BaseException as exc:  # reported by run_service; the service must not hang
             self.error = exc
             log.exception("controller stopped")
-            if self.window is not None:
-                self.window.stop()
         finally:
             self.finished.set()
+            # Only now: stopped before, the window would end without the last frame, which can
+            # hold a move already printed and stored.
+            if self.window is not None:
+                self.window.stop()
 
     def _notify(self) -> None:
         """READY=1 once the screen shows its first frame; WATCHDOG=1 every half watchdog period
@@ -421,10 +439,7 @@ class Service:
         elif kind == "touch":
             self._touch(item[1], now)
         elif kind == "quit":
-            self._show()  # the last frame
-            self.stopping.set()
-            if self.window is not None:
-                self.window.stop()
+            self.stopping.set()  # the loop shows the last frame, then stops the window
             return
         self._maybe_answer()
 
@@ -808,12 +823,9 @@ def run_service(args: argparse.Namespace) -> int:
     service.window = window
     if frame is not None:
         write_safely(sys.stdout, f"frame: {frame}\n")
-    stop_requested = threading.Event()
 
     def on_signal(signum: int, _frame: object) -> None:
-        stop_requested.set()
-        service.stopping.set()
-        window.stop()
+        service.request_stop()  # the window stops after the controller's last frame
 
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
     service.start()

@@ -105,6 +105,7 @@ class Window:
         #: time.monotonic() of the loop's latest turn: the service's watchdog checks the loop lives.
         self.alive_at = time.monotonic()
         self._woken = threading.Event()
+        self._stop_by: float | None = None
 
     # -- any thread ------------------------------------------------------------------------------
     def show(self, view: View) -> None:
@@ -115,11 +116,18 @@ class Window:
         self._woken.set()
 
     def stop(self) -> None:
-        """Ask the loop to return. Safe from any thread."""
+        """Ask the loop to return. Safe from any thread. A view shown before is drawn first."""
         self._stopping.set()
         with self._lock:
             self._wake()
         self._woken.set()
+
+    def stop_within(self, seconds: float) -> None:
+        """Ask the loop to return ``seconds`` from now at the latest (:meth:`stop` ends it
+        sooner): whoever shows the views gets that long to show its last one and call
+        :meth:`stop`. Takes no lock, so a signal handler may call it (the main thread it
+        interrupts may hold any of them); the loop notices at its next turn."""
+        self._stop_by = time.monotonic() + seconds
 
     def _wake(self) -> None:
         # Called with the lock held. One wake-up event at a time is enough: the loop takes the newest view.
@@ -169,7 +177,8 @@ class Window:
         poll = IDLE_S if self.mode == "headless" else INPUT_POLL_S
         try:
             while True:
-                self._woken.wait(poll)
+                stop_by = self._stop_by
+                self._woken.wait(poll if stop_by is None else min(poll, max(0.0, stop_by - time.monotonic())))
                 self._woken.clear()
                 self.alive_at = time.monotonic()
                 if not self.step():
@@ -203,8 +212,12 @@ class Window:
                 # Touch coordinates are fractions of the window.
                 size = self._screen.get_size() if self._screen is not None else self.size
                 self._click((round(event.x * size[0]), round(event.y * size[1])))
+        # Read before drawing: a view shown and then stop() called while this turn draws gets
+        # one more turn, so the last view shown before stop() is always drawn.
+        stop_by = self._stop_by
+        stopping = self._stopping.is_set() or (stop_by is not None and time.monotonic() >= stop_by)
         self._redraw(force=resized)
-        return not self._stopping.is_set()
+        return not stopping
 
     def _click(self, pos: tuple[int, int]) -> None:
         if self.layout is None or self.view is None:

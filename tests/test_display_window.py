@@ -13,6 +13,7 @@ from pathlib import Path
 import pygame
 import pytest
 
+from display.render import render
 from display.view import Choice, Prompt, View, view_from_position
 from display.window import CellClicked, ChoiceClicked, DisplayError, QuitRequested, Window
 from engine import find_variant, start_position
@@ -113,6 +114,57 @@ def test_run_returns_after_stop_from_another_thread(view: View) -> None:
     worker.join(timeout=5)
     assert window.renders == 1
     assert not pygame.display.get_init()
+
+
+def test_the_last_view_shown_before_stop_is_drawn_even_while_the_loop_draws(
+        tmp_path: Path, view: View, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The controller shows its last view and stops the window while the loop is busy drawing
+    the one before (here: writing that frame's PNG): the loop takes one more turn for the last
+    view instead of ending on the stale frame, on the screen and in the snapshot."""
+    import display.window as window_module
+
+    shot = tmp_path / "screen.png"
+    window = Window(mode="headless", size=(640, 400), snapshot=shot)
+    last = replace(view, status="Black resigns", result="0-1")
+    save_png = window_module.save_png
+
+    def save_then_show_the_last_and_stop(surface: pygame.Surface, path: Path) -> None:
+        save_png(surface, path)
+        if window.view != last:
+            window.show(last)
+            window.stop()
+
+    monkeypatch.setattr(window_module, "save_png", save_then_show_the_last_and_stop)
+    window.open()
+    window.show(view)
+    window.run()
+    assert window.view == last and window.renders == 2
+    expected = pygame.Surface((640, 400))
+    render(last, expected)
+    assert pygame.image.tobytes(pygame.image.load(str(shot)), "RGB") == pygame.image.tobytes(expected, "RGB")
+
+
+def test_stop_within_ends_the_loop_by_itself_after_drawing_what_was_shown(view: View) -> None:
+    """stop_within (what a SIGTERM handler calls) ends the loop at its deadline even when nobody
+    calls stop(); a view shown meanwhile is still drawn."""
+    window = Window(mode="headless", size=(320, 200))
+    rescued = threading.Event()
+
+    def rescue_stop() -> None:
+        rescued.set()
+        window.stop()
+
+    rescue = threading.Timer(20.0, rescue_stop)
+    window.open()
+    window.show(view)
+    window.stop_within(0.1)
+    rescue.start()
+    try:
+        window.run()
+    finally:
+        rescue.cancel()
+    assert not rescued.is_set()  # it did not take the rescuer's stop() to end it
+    assert window.renders == 1 and window.view == view and not pygame.display.get_init()
 
 
 def test_touching_a_choice_sends_its_key_back(window: Window, view: View) -> None:

@@ -420,3 +420,59 @@ def test_alice_on_two_boards_on_two_ports(tmp_path: Path) -> None:
         board_a.stop()
         board_b.stop()
         store.close()
+
+
+def test_a_stop_requested_right_after_a_move_ends_on_the_frame_with_that_move(tmp_path: Path) -> None:
+    """SIGTERM lands after the controller has stored and printed a move but before it has shown
+    it (here the stop is requested from the move's own update, on the controller thread, as
+    run_service's signal handler requests it): the window ends on the frame with the move,
+    not on the one before it, and only once the controller has finished."""
+    import io
+
+    from controller.board_map import SensorMap
+    from controller.config import Config, GpioConfig
+    from controller.service import Service
+    from display.render import render
+    from display.window import Window
+
+    board = SimBoard(CHESS).start()
+    store = GameStore(tmp_path / "games.sqlite3")
+    frame = tmp_path / "frame.png"
+    out = io.StringIO()
+    service = Service(Config(port=(board.path,), gpio=GpioConfig(enabled=False)), CHESS, store, SensorMap(CHESS),
+                      out=out, err=io.StringIO())
+    window = Window("headless", (640, 400), snapshot=frame)
+    service.window = window
+
+    def on_update(update) -> None:
+        if update.accepted:
+            service.request_stop(grace=TIMEOUT)
+
+    service.on_update = on_update
+    rescued = threading.Event()
+
+    def rescue_stop() -> None:
+        rescued.set()
+        window.stop()
+
+    rescue = threading.Timer(2 * TIMEOUT, rescue_stop)
+    window.open()
+    try:
+        service.start()
+        board.start_script(parse_script("lift e2\nplace e4\n", CHESS))  # once the service is connected
+        rescue.start()
+        window.run()  # the main thread's loop, as in chessery run; returns when the controller stops it
+    finally:
+        rescue.cancel()
+        service.stop()
+        board.stop()
+        store.close()
+    assert not rescued.is_set() and service.finished.is_set() and service.error is None
+    assert out.getvalue() == "e2e4\n"
+    view = window.view
+    assert view is not None
+    g = CHESS.geometry
+    assert view.pieces[g.index("e2")] is None and view.pieces[g.index("e4")] is not None
+    expected = pygame.Surface((640, 400))
+    render(view, expected)
+    assert pygame.image.tobytes(pygame.image.load(str(frame)), "RGB") == pygame.image.tobytes(expected, "RGB")
