@@ -170,13 +170,14 @@ class Position:
     def push(self, move: Move) -> None:
         """Play ``move`` (assumed legal: use ``parse_move`` or ``legal_moves`` to get one)."""
         v = self.variant
+        rules = v.rules
         board = self.board
         ids = self.ids
         changes = move.changes
         undo_ids = [(c, ids[c]) for c, _, _ in changes]
         record = (move, self.side, self.castling, self.ep, self.halfmove, self.fullmove, self.hash, undo_ids,
-                  [dict(h) for h in self.hands] if v.rules.tracks_hands else None,
-                  dict(self.extra) if self.extra or v.rules.has_state else None, self.next_id)
+                  [dict(h) for h in self.hands] if rules.tracks_hands else None,
+                  dict(self.extra) if self.extra or rules.has_state else None, self.next_id)
         self._undo.append(record)
         z = self.zobrist
         h = self.hash ^ self._state_hash()
@@ -196,9 +197,18 @@ class Position:
         self.halfmove = 0 if irreversible else self.halfmove + 1
         # Components set what this move leaves behind (en-passant cell, castling rights, hands...).
         self.ep = -1
-        rules = v.rules
-        rules.after_push(self, move)
-        side = rules.next_side(self, move)
+        # The after_push and next_side stages, walked here rather than through Rules' methods:
+        # this runs at every node of a search.
+        for update in rules.after_push_stage:
+            update(self, move)
+        side = -1
+        for answer in rules.next_side_stage:
+            chosen = answer(self, move)
+            if chosen is not None:
+                side = chosen
+                break
+        if side < 0:
+            side = self.side + 1 if self.side + 1 < v.nsides else 0
         if side < self.side:  # the turn order wrapped round: a new move number
             self.fullmove += 1
         self.side = side

@@ -94,8 +94,8 @@ class Rules:
         self._legality = stage("legality")
         self._select = stage("select")
         self._attacks = stage("attacks")
-        self._after_push = stage("after_push")
-        self._next_side = stage("next_side")
+        self.after_push_stage = stage("after_push")
+        self.next_side_stage = stage("next_side")
         self._outcome = stage("outcome")
         self._has_legal = stage("has_legal_move")
         self._validate = stage("validate")
@@ -118,6 +118,7 @@ class Rules:
                                          and variant.kinds[variant.kind_at[code]].gives_check
                                          and variant.kinds[variant.kind_at[code]].hook not in leapers)
                                for s in range(variant.nsides)]
+        self._coded_attacks = any(self.hook_attackers) or bool(self._attacks)
         #: Only table pieces and leaping coded pieces: pins come from table riders alone, so the
         #: royal rule may use its one-walk shortcut whenever the side to move is not in check.
         self.pins_from_tables = not variant.hoppers and all(kind.hook in leapers for kind in variant.kinds
@@ -163,7 +164,10 @@ class Rules:
 
     def legal_moves(self, pos: Position) -> list[Move]:
         """Generated moves through the ``filter``, ``legality`` and ``select`` stages."""
-        moves = self.pseudo_moves(pos)
+        moves = self.pseudo_moves(pos) if self._board_moves or self._transform else self.piece_moves(pos)
+        if not self._board_moves and not self._transform:
+            for generate in self._generate:
+                generate(pos, moves)
         for keep in self._filter:
             moves = keep(pos, moves)
         for legal in self._legality:
@@ -194,10 +198,12 @@ class Rules:
         overlaps = v.overlaps
         promo = self.promo_zone[side]
         is_pawn = v.is_pawn
+        start = 0
         for cell, code in enumerate(board):
             if owner[code] != side:
                 continue
-            start = len(out)
+            if overlaps[code]:
+                start = len(out)
             if hooks and code in hooks:
                 hooks[code](pos, cell, code, out)
                 if not leaps_t[code][cell] and not rides_t[code][cell]:
@@ -334,6 +340,10 @@ class Rules:
                                 return True
                             break
                         screen = True
+        return self._coded_attacks and self._coded_attacked(pos, cell, by)
+
+    def _coded_attacked(self, pos: Position, cell: int, by: tuple[int, ...]) -> bool:
+        for side in by:
             if self.hook_attackers[side] and self._hook_attacks(pos, cell, side):
                 return True
         return any(attacks(pos, cell, by) for attacks in self._attacks)
@@ -428,12 +438,12 @@ class Rules:
 
     # -- after a move, turn order, outcome -----------------------------------------------------------
     def after_push(self, pos: Position, move: Move) -> None:
-        for update in self._after_push:
+        for update in self.after_push_stage:
             update(pos, move)
 
     def next_side(self, pos: Position, move: Move) -> int:
         """Who moves after ``move`` (``pos.side`` is still the mover)."""
-        for answer in self._next_side:
+        for answer in self.next_side_stage:
             side = answer(pos, move)
             if side is not None:
                 return side

@@ -25,6 +25,7 @@ class Castling(Component):
         # the king is looked for on the rook's own rank of its own board
         self.rank_cells = [tuple(c for c in range(g.size) if g.coords[c][1] == g.coords[r][1]
                                  and g.board_of[c] == g.board_of[r]) for r in range(g.size)]
+        self._built: dict[tuple[int, ...], Move] = {}
         start = v.start_board
         self.one_king = all(sum(1 for c in start if c in self.castle_kings and v.owner[c] == s) <= 1
                             for s in range(v.nsides))
@@ -43,7 +44,11 @@ class Castling(Component):
             rcode = board[rook]
             if owner[rcode] != side:
                 continue
-            king = self.king_for(board, rook, side)
+            if self.one_king:
+                king = next((c for c in self.rank_cells[rook]
+                             if owner[board[c]] == side and board[c] in self.castle_kings), -1)
+            else:
+                king = self.king_for(board, rook, side)
             if king < 0:
                 continue
             d = 1 if g.coords[rook][0] > g.coords[king][0] else -1
@@ -62,9 +67,16 @@ class Castling(Component):
                 c = step[c]
             if not clear or (board[k2] and k2 != rook) or (board[k1] and k1 != rook):
                 continue
-            if any(rules.attacked(pos, x, enemies) for x in (king, k1, k2)):
+            if rules.attacked(pos, king, enemies) or rules.attacked(pos, k1, enemies) \
+                    or rules.attacked(pos, k2, enemies):
                 continue
-            out.append(build_move(board, king, k2, tag=CASTLE, relocate=((king, k2), (rook, k1))))
+            # The same cells and pieces always make the same move: build it once.
+            key = (king, rook, board[king], rcode, board[k1], board[k2])
+            move = self._built.get(key)
+            if move is None:
+                move = self._built[key] = build_move(board, king, k2, tag=CASTLE,
+                                                     relocate=((king, k2), (rook, k1)))
+            out.append(move)
 
     def king_for(self, board: list[int], rook: int, side: int) -> int:
         """The castling king of ``side`` a rook castles with: the nearest one on its rank (with
@@ -82,6 +94,9 @@ class Castling(Component):
         if not castling:
             return
         owner = self.v.owner
+        if self.one_king and move.tag == "" and move.piece not in self.castle_kings and move.frm not in castling \
+                and move.to not in castling:
+            return  # a plain move that touches no king and no rook with a right changes nothing
         for cell, before, _after in move.changes:
             if before in self.castle_kings and self.one_king:
                 castling = frozenset(r for r in castling if owner[pos.board[r]] != owner[before])
