@@ -18,7 +18,9 @@ a real SQLite file. Reported:
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
+import subprocess
 import sys
 import tempfile
 import threading
@@ -37,6 +39,40 @@ MATES = (
     ("e2e4 e7e5 f1c4 b8c6 d1h5 g8f6 h5f7", "1-0"),    # scholar's mate (a capture)
     ("e2e4 g7g5 d2d4 f7f6 d1h5", "1-0"),              # the fool's mate, reversed
 )
+
+
+class BoardProcess:
+    """``chessery sim-board`` playing ``lines`` in its own process (its timing undisturbed by this
+    one's): ``path`` is the pty to open, ``done`` is set once the script has been played."""
+
+    def __init__(self, variant: engine.Variant, lines: list[str], faults: str = "") -> None:
+        self._dir = tempfile.TemporaryDirectory(prefix="chessery-soak-board-")
+        script = Path(self._dir.name) / "soak.txt"
+        script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        self.done = threading.Event()
+        command = [sys.executable, "-m", "controller.cli", "sim-board", "--variant", variant.name, "--script",
+                   str(script), "--link", str(Path(self._dir.name) / "board")]
+        if faults:
+            command += ["--faults", faults]
+        self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True,
+                                     cwd=Path(__file__).resolve().parent.parent)
+        assert self.proc.stdout is not None
+        self.path = self.proc.stdout.readline().strip()
+        threading.Thread(target=self._watch, daemon=True).start()
+
+    def _watch(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            if line.strip() == "done":
+                self.done.set()
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self._dir.cleanup()
 
 
 def rss_kb(pid: int | str = "self") -> int:
@@ -89,18 +125,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
     parser.add_argument("--every", type=int, default=100, help="print RSS and fds every this many games")
+    parser.add_argument("--faults", default="", help="the board's --faults (chessery sim-board), e.g. pause=1500@40")
     args = parser.parse_args()
 
     from controller.board_map import SensorMap
     from controller.config import Config, GpioConfig
-    from controller.service import DemoBoard, Service
+    from controller.service import Service
     from controller.store import GameStore
 
     variant = engine.find_variant("chess")
     lines, played = soak_script(variant, args.games)
     tmp = tempfile.TemporaryDirectory(prefix="chessery-soak-")
     db = Path(tmp.name) / "soak.sqlite3"
-    board = DemoBoard(variant, lines)  # `chessery sim-board` in its own process, on a real pty
+    board = BoardProcess(variant, lines, args.faults)  # `chessery sim-board` in its own process, on a real pty
     store = GameStore(db)
     service = Service(Config(port=(board.path,), gpio=GpioConfig(enabled=False)), variant, store,
                       SensorMap(variant), print_moves=False)
@@ -154,6 +191,7 @@ def main() -> int:
             raise SystemExit("soak: the game never came to rest after the script")
         elapsed = time.monotonic() - t0
         end_rss, end_fds = rss_kb(), open_fds()
+        link_stats = service.links[0].stats
     finally:
         service.stop()
         board.stop()
@@ -162,8 +200,15 @@ def main() -> int:
     tmp.cleanup()
 
     mates = [r for r in records if r.moves]  # the last reset opens one more game, still empty
-    wrong = [(n + 1, r.moves, r.result) for n, (r, (moves, result)) in enumerate(zip(mates, played, strict=False))
-             if list(r.moves) != moves or r.result != result or r.termination != "checkmate"]
+    # Line the stored games up with the played ones: a game lost shows as a gap, not as every
+    # later game being "wrong".
+    want = [(" ".join(m), r) for m, r in played]
+    got = [(" ".join(r.moves), r.result if r.termination == "checkmate" else f"{r.result} ({r.termination})")
+           for r in mates]
+    wrong: list[tuple[str, list[int], list[tuple[str, str]]]] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, want, got, autojunk=False).get_opcodes():
+        if op != "equal":
+            wrong.append((op, list(range(i1 + 1, i2 + 1)), got[j1:j2]))
     stored_moves = sum(len(r.moves) for r in records)
     played_moves = sum(len(m) for m, _ in played)
     events = sum(1 for line in lines if line.startswith(("lift", "place")))
@@ -171,9 +216,11 @@ def main() -> int:
           f"({end_fds - start_fds:+d}); board process RSS {board_end[0]} kB "
           f"({board_end[0] - board_start[0]:+d}), {board_end[1]} fds ({board_end[1] - board_start[1]:+d})")
     print(f"  games stored {len(mates)} of {len(played)}; moves stored {stored_moves} of {played_moves} played, "
-          f"accepted (net of corrections) {accepted}; games differing from what was played: {len(wrong)}")
-    for n, moves, result in wrong[:5]:
-        print(f"    game {n}: stored {' '.join(moves)} {result}")
+          f"accepted (net of corrections) {accepted}")
+    print(f"  link: {link_stats['sessions']} sessions, {link_stats['silences']} silences (the board starved for "
+          f"longer than the silence limit), {link_stats['synthetic']} synthetic events, {link_stats['gaps']} gaps")
+    for change, games_played, stored in wrong[:10]:
+        print(f"    {change}: played game(s) {games_played}, stored {stored}")
     print(f"  rate: {len(mates) / elapsed:.2f} games/s, {stored_moves / elapsed:.1f} moves/s, "
           f"{events / elapsed:.1f} board events/s over {elapsed:.1f} s (the script's own pauses included: "
           f"{script_ms(lines) / 1000:.1f} s of sleeps and hand times)")

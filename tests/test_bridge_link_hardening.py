@@ -116,7 +116,8 @@ def test_a_line_that_garbles_every_answer_is_named_and_asked_with_back_off():
             link.stopping.wait(deadline - time.monotonic())
         pings, snapshots = board.count(Ping, start), board.count(RequestSnapshot, start)
         assert pings <= 20 and snapshots <= 20, (pings, snapshots)
-        assert link.stats["bad_crc"] == pings + snapshots  # every ask was answered (garbled)
+        stats = link.stats
+        assert stats["frames"] == 0 and stats["bad_crc"] >= 6  # every answer came garbled
     finally:
         link.close()
         board.close()
