@@ -120,7 +120,7 @@ def test_a_push_held_long_on_its_first_step_is_still_recorded_as_the_push() -> N
         o.relocations == (m.relocations[-1],) for o in pos.legal_moves() if shape_of(o) == "step")]
     assert moves
     for move in moves:
-        for pause in (T.settle_ms * 3, T.guide_ms - 200, T.prefix_ms - 200):
+        for pause in (T.settle_ms * 3, T.prefix_ms // 2, T.prefix_ms - 100):
             expect(MOVED, push_script(move, "front", pause), move)
 
 
