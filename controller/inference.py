@@ -194,7 +194,8 @@ class Referee:
         self._cell_t: dict[int, int] = {}  # cell -> time of its latest event
         #: The latest provisional reading since the last final move, with the cells handled
         #: when the board first showed it (see ``_reply_done``).
-        self._reading: tuple[Shape, int, frozenset[int]] | None = None
+        #: (shape, since, cells it may go on to, cells of the bigger moves it may be part of)
+        self._reading: tuple[Shape, int, frozenset[int], frozenset[int]] | None = None
         self._latest = -1  # the cell of the latest event
         self._placed = False  # the latest event put a piece down
         self._dismissed: Sig | None = None
@@ -428,10 +429,11 @@ class Referee:
         if reading is not None and self._placed and self._latest in reading[2]:
             # Put down where the reading's piece may still be going: rather its drag going on.
             peeled = self._peel(sig, index)
-        if peeled is None and reading is not None and self._placed and self._reply_done(reading[0], reading[1]):
+        if (peeled is None and reading is not None and self._placed and self._latest not in reading[3]
+                and self._reply_done(reading[0], reading[1])):
             # The next player has completed a move on top of the last reading: that reading was
             # the move (moves are made in turn), whatever its piece did meanwhile.
-            shape, since, _cells = reading
+            shape, since, _cells, _ext = reading
             self._pending = _Pending("move", sig, (shape,), shape.cells, deadline=self._last_t,
                                      extra={"since": since, "rest": frozenset(), "reply": True})
             text = self.position.move_text(shape.move)
@@ -591,7 +593,7 @@ class Referee:
             self._pending = _Pending("move", sig, (shape,), shape.cells | ext | drag, deadline=start + wait,
                                      extra={"since": since if since is not None else self._last_t,
                                             "rest": rest})
-            self._reading = (shape, self._pending.extra["since"], drag | ext)
+            self._reading = (shape, self._pending.extra["since"], drag | ext, ext)
             text = self.position.move_text(move)
             self._status = Status("moving", f"{to_move} moving: {text} (provisional)", cells=cells,
                                   provisional=(text,))

@@ -59,6 +59,7 @@ class Hands:
 class _Ev:
     t: int
     line: str
+    ply: int = -1
 
 
 def _line_between(variant: Variant, frm: int, to: int) -> list[int]:
@@ -206,6 +207,7 @@ class _Timeline:
     def __init__(self) -> None:
         self.events: list[_Ev] = []
         self.lines: list[str] = []
+        self.plies: list[int] = []  # per line: the ply its lift/place belongs to (-1: sleep, choose)
         self.clock = 0
 
     def flush(self) -> None:
@@ -215,13 +217,22 @@ class _Timeline:
             gap = e.t - self.clock - STEP_MS
             if gap > 0:
                 self.lines.append(f"sleep {gap}")
+                self.plies.append(-1)
             self.clock = max(e.t, self.clock + STEP_MS)
             self.lines.append(e.line)
+            self.plies.append(e.ply)
         self.events = []
 
 
 def game_script(pos: Position, moves: Sequence[str], hands: Hands, seed: int) -> list[str]:
     """Script lines playing ``moves`` from ``pos`` (not changed) with these hands."""
+    return game_script_with_plies(pos, moves, hands, seed)[0]
+
+
+def game_script_with_plies(pos: Position, moves: Sequence[str], hands: Hands,
+                           seed: int) -> tuple[list[str], list[int]]:
+    """``game_script`` and, per line, the ply whose hand made it (-1 for ``sleep``/``choose``):
+    what ``bench/latency.py`` needs to time each move from its last event."""
     rng = random.Random(seed)
     pos = pos.copy()
     tl = _Timeline()
@@ -229,9 +240,11 @@ def game_script(pos: Position, moves: Sequence[str], hands: Hands, seed: int) ->
     prev_end = prev_start = 0
     own_end = mover_end = 0  # when the moves two plies and one ply back ended
     last_on: dict[int, int] = {}  # cell -> time of the latest event on it so far
-    for text in moves:
+    for ply, text in enumerate(moves):
         move = pos.parse_move(text)
         hm = _Move(pos, move, hands, rng)
+        for e in hm.events:
+            e.ply = ply
         recapture = prev is not None and bool(hm.cells & prev.cells)
         if prev is None:
             start = prev_end + rng.randint(150, 900)
@@ -250,18 +263,18 @@ def game_script(pos: Position, moves: Sequence[str], hands: Hands, seed: int) ->
             # the rest of its move follows once the mover is done.
             lead = rng.randint(10, min(400, prev_end - earliest))
             first, rest = hm.events[0], hm.events[1:]
-            tl.events.append(_Ev(prev_end - lead, first.line))
+            tl.events.append(_Ev(prev_end - lead, first.line, ply))
             prev_start = prev_end - lead
             if rest:
                 at = prev_end + max(20, rest[0].t - first.t - lead)
                 for e in rest:
-                    tl.events.append(_Ev(at + e.t - rest[0].t, e.line))
+                    tl.events.append(_Ev(at + e.t - rest[0].t, e.line, ply))
                 prev_end = at + rest[-1].t - rest[0].t
             else:
                 prev_end += 20
         else:
             for e in hm.events:
-                tl.events.append(_Ev(start + e.t, e.line))
+                tl.events.append(_Ev(start + e.t, e.line, ply))
             prev_start = start
             prev_end = start + hm.duration
         for e in tl.events:
@@ -273,9 +286,10 @@ def game_script(pos: Position, moves: Sequence[str], hands: Hands, seed: int) ->
             # The player waits for the question and answers it before the opponent goes on.
             tl.flush()
             tl.lines.append(f"choose {pos.variant.kinds[pos.variant.kind_of(move.promotion)].letter.lower()}")
+            tl.plies.append(-1)
             prev_end = prev_start = own_end = mover_end = tl.clock
             last_on.clear()
             prev = None
         pos.push(move)
     tl.flush()
-    return tl.lines
+    return tl.lines, tl.plies
