@@ -400,7 +400,9 @@ class Referee:
                 if shapes:
                     self._set_match(sig, shapes, index)
                     return
-            self._touched.clear()
+            # The cells handled stay handled (a promotion's new piece put on the victim's cell
+            # before the pawn is lifted); the event order keeps a piece merely adjusted from
+            # counting as a victim (``_in_order``).
             self._reading = None
             self._pending = _Pending("clean")
             self._status = self._idle_status()
@@ -700,10 +702,14 @@ class Referee:
         return bool(mine) and len(mine) < len(diff) and self._partial_of_a_move(mine, placed)
 
     def _partial_of_a_move(self, items: list[tuple[int, int]], placed: int) -> bool:
+        # Cells emptied and refilled meanwhile must be the move's too (a victim's cell): a
+        # piece put on a cell no legal move of the lifted piece reaches is no move under way.
+        refilled = self._refilled - self._diff.keys()
         for shapes in self._index.by_sig.values():
             for s in shapes:
                 cells = s.cells
-                if placed <= s.imports and all(c in cells and (v == 0 or (c, v) in s.sig) for c, v in items):
+                if (placed <= s.imports and all(c in cells and (v == 0 or (c, v) in s.sig) for c, v in items)
+                        and refilled <= cells):
                     return True
         return False
 

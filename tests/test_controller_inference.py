@@ -393,3 +393,52 @@ def test_replay_is_deterministic() -> None:
     second = play(script)
     assert first.texts() == second.texts() == ["e2e4", "e7e5"]
     assert [(t, d) for t, d in first.log.decisions] == [(t, d) for t, d in second.log.decisions]
+
+
+# -- overlapping hands, promotions in any order, victims in the guidance ---------------------------------------
+def test_the_next_player_lifting_a_piece_before_the_mover_put_theirs_down() -> None:
+    # Black's hand is on b8 before white's knight lands: white's move is read (and final)
+    # with black's piece in the hand, then black's move.
+    r = play("lift g1\nsleep 50\nlift b8\nsleep 50\nplace f3\nsleep 200\nplace c6")
+    assert r.texts() == ["g1f3", "b8c6"]
+    assert accepted_at(r)[0] == (130 + T.settle_ms, "g1f3")
+    assert all(not d.undone for _t, d in r.log.decisions)
+
+
+def test_a_dragged_slider_is_not_ended_by_the_other_hand() -> None:
+    # The rook slides a1-a2-a3 while black lifts its king; the rook goes on to a4.
+    fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
+    r = play("lift a1\nplace a2\nsleep 60\nlift e8\nlift a2\nplace a3\nsleep 60\nlift a3\nplace a4\nsleep 100\n"
+             "place d8", fen)
+    assert r.texts() == ["a1a4", "e8d8"]
+
+
+def test_a_dragged_capture_rests_next_to_the_victim() -> None:
+    fen = "4k3/r7/8/8/8/8/8/R3K3 w - - 0 1"
+    r = play("lift a1\nplace a2\nsleep 40\nlift a2\nplace a3\nsleep 40\nlift a3\nplace a4\nsleep 40\nlift a4\n"
+             "place a5\nsleep 40\nlift a5\nplace a6\nsleep 150\nlift a7\nsleep 40\nlift a6\nplace a7", fen)
+    assert r.texts() == ["a1a7"]
+
+
+def test_promotion_with_the_new_piece_on_the_victims_cell_before_the_pawn_is_lifted() -> None:
+    fen = "r3k3/1P5p/8/8/8/8/8/4K3 w - - 0 1"
+    r = play("lift a8\nsleep 200\nplace a8\nsleep 300\nlift b7", fen)
+    assert r.core.status.message == "Promote to which piece?"
+    r.feed(parse_script("choose q", CHESS)[0])
+    assert r.texts() == ["b7a8q"]
+    r = play("lift a8\nsleep 200\nplace a8 Q\nsleep 300\nlift b7", fen, identity=True)
+    assert r.texts() == ["b7a8q"]
+
+
+def test_illegal_capture_guidance_names_the_victims_cell() -> None:
+    fen = "4k3/8/8/3p4/2P5/8/B7/4K3 w - - 0 1"  # the bishop's way to d5 is blocked
+    for script in ("lift d5\nlift a2\nplace d5", "lift a2\nlift d5\nplace d5"):
+        r = play(script + "\nsleep 1500", fen)
+        assert r.core.status.kind == "fix"
+        assert r.core.status.message == "Board does not match the game: a2: white bishop, d5: black pawn"
+        assert [f.cell for f in r.core.status.fixes] == [cell("a2"), cell("d5")]
+        # Put right (the bishop back, the pawn back on d5): the game goes on.
+        for line in ("lift d5", "place a2", "place d5"):
+            r.feed(parse_script(line, CHESS)[0])
+        r.settle()
+        assert r.core.status.kind == "idle" and r.texts() == []
