@@ -192,6 +192,7 @@ class Referee:
         #: the piece now there may not be the one that belongs (a victim not put back).
         self._refilled: set[int] = set()
         self._cell_t: dict[int, int] = {}  # cell -> time of its latest event
+        self._lifted_t: dict[int, int] = {}  # cell -> its first lift since the last final move
         #: The latest provisional reading since the last final move, with the cells handled
         #: when the board first showed it (see ``_reply_done``).
         #: (shape, since, cells it may go on to, cells of the bigger moves it may be part of)
@@ -269,6 +270,8 @@ class Referee:
             self._touched.add(ev.cell)
         self._last_t = ev.t
         self._cell_t[ev.cell] = ev.t
+        if not ev.down:
+            self._lifted_t.setdefault(ev.cell, ev.t)
         self._placed = ev.down
         self._latest = ev.cell
         return self._decide(accepted, undone)
@@ -473,6 +476,25 @@ class Referee:
                     return False
         return True
 
+    def _same_result(self, shapes: list[Shape]) -> list[Shape]:
+        """On an identity board the pieces read are the position: moves that lead to the very
+        same position (a Mathematichess king swapping with his queen, and her substituting him)
+        need no question. The record names the move of the piece lifted first."""
+        pos = self.position
+        results = set()
+        for s in shapes:
+            pos.push(s.move)
+            results.add(pos.fen())
+            pos.pop()
+        if len(results) > 1:
+            return shapes
+        lifted_t = self._lifted_t
+
+        def first_lift(s: Shape) -> int:
+            return lifted_t.get(s.move.frm, 1 << 62)  # (the moving piece's cell; a swap moves two)
+
+        return [min(shapes, key=first_lift)]
+
     def _since(self, t: int) -> set[int]:
         """Cells handled after ``t``."""
         cell_t = self._cell_t
@@ -567,6 +589,8 @@ class Referee:
         t = self.timing
         to_move = side_name(self.variant, self.position.side)
         cells = tuple(sorted(set(self._diff) | {c for s in shapes for c in s.cells}))
+        if len(shapes) > 1 and self.identity:
+            shapes = self._same_result(shapes)
         if len(shapes) == 1 and not rest and _takes_only(shapes[0].move):
             # Pieces lifted and nothing put down: a move under way as much as a removal.
             self._pending = _Pending("removal", sig, tuple(shapes), shapes[0].cells,
@@ -780,6 +804,7 @@ class Referee:
         self._after_change(move.changes)
         self._touched = set(keep)
         self._refilled &= keep
+        self._lifted_t = {c: t for c, t in self._lifted_t.items() if c in keep}
         self._reading = None
         self._resync = False
         self._close_prompt()
