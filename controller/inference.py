@@ -552,7 +552,17 @@ class Referee:
             if _takes_only(s.move):
                 return None
             ext = index.extension_cells(s.sig, touched & s.cells) | index.continuation_cells(s.move, touched)
-            if rest & (ext | index.drag_cells(s.move) | index.bigger_cells(s.move)):
+            drag = index.drag_cells(s.move)
+            if rest & (ext | drag | index.bigger_cells(s.move)):
+                if self.identity and len(shapes) == 1 and not (rest & (ext | index.bigger_cells(s.move))):
+                    # The lifted piece may be the victim the mover's piece slides on to, or the
+                    # next player's: no reading to show yet, but if the next player completes a
+                    # move on top of this one, this one was the move (``_reply_done``). Only an
+                    # identity board reads whose piece goes down; on an occupancy board a piece
+                    # going down there is rather the mover's slide going on.
+                    r = self._reading
+                    since = r[1] if r is not None and r[0] is s else self._last_t
+                    self._reading = (s, since, drag | ext, ext)
                 return None
             # A piece the mover's piece could take, lifted before the mover's piece left: the
             # mover's own victim first (not the next player's hand).
