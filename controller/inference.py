@@ -512,7 +512,9 @@ class Referee:
             if not sig:
                 return False
             index = MoveIndex(pos, self.identity)
-            touched = self._since(since)
+            # The move's own cells handled within settle_ms of it: a bounce, not the reply.
+            touched = {c for c in self._since(since)
+                       if c not in shape.cells or self._cell_t[c] - since >= self.timing.settle_ms}
             lifts = [(c, v) for c, v in sig if v == 0 and board[c]]
             for r in range(0, min(len(lifts), 4) + 1):
                 for chosen in combinations(lifts, r):
