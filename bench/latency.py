@@ -39,6 +39,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -49,7 +50,7 @@ from controller.replay import Replayer
 from firmware_bridge.script import parse_script
 
 
-def pct(values: list[float], p: float) -> float:
+def pct(values: Sequence[float], p: float) -> float:
     s = sorted(values)
     return s[min(len(s) - 1, round(p / 100 * (len(s) - 1)))]
 
@@ -109,7 +110,7 @@ def core_bench(variant_name: str, games: int, plies: int, identity: bool = False
         lines = script_for_moves(variant, moves_list, style)
         commands = parse_script("\n".join(lines), variant)
         replayer = Replayer(engine.start_position(variant), identity=identity)
-        replayer.core = TimedCore(replayer.core, samples, prepared)
+        replayer.core = TimedCore(replayer.core, samples, prepared)  # type: ignore[assignment]
         got = replayer.run(commands)
         assert got == moves_list, "replay disagrees with the script's moves"
         events += sum(1 for c in commands if type(c).__name__ in ("Lift", "Place"))

@@ -562,8 +562,8 @@ class Referee:
                     # move on top of this one, this one was the move (``_reply_done``). Only an
                     # identity board reads whose piece goes down; on an occupancy board a piece
                     # going down there is rather the mover's slide going on.
-                    r = self._reading
-                    since = r[1] if r is not None and r[0] is s else self._last_t
+                    held = self._reading
+                    since = held[1] if held is not None and held[0] is s else self._last_t
                     self._reading = (s, since, drag | ext, ext)
                 return None
             # A piece the mover's piece could take, lifted before the mover's piece left: the
@@ -706,7 +706,7 @@ class Referee:
             if not loose and not seqs:
                 seqs = explain(self.position, self._observed, diff_cells, self._touched, self.identity, strict=False,
                                max_plies=plies)
-            choices = loose or seqs
+            choices: list[tuple[Move, ...]] = list(loose) or seqs
             if 0 < len(choices) <= MAX_CHOICES:
                 self._ask(self._choice_prompt(choices, 0, force_which=True), sig)
                 return
