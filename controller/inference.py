@@ -4,25 +4,34 @@ Pure: the clock is an input (each event's ``t`` and ``tick(now)``), no threads, 
 shell feeds ``event``/``tick``/``answer``/``snapshot``/``takeback`` and acts on the returned
 ``Decision``: commit ``undone`` and ``accepted`` first, then show ``status``.
 
+Two kinds of output, never mixed: a *provisional reading* (``Decision.provisional``,
+``Status.provisional``: what the board shows so far, for display only) and a *final move*
+(``Decision.accepted``: it can no longer change; it goes to the record, the clock, stdout). A
+final move is never amended; ``undone`` only ever carries takebacks the player asked for.
+
 How a state is judged (``_evaluate``), in this order, comparing the sensors' readings with the
-game position (see ``controller.signatures`` for signatures and hidden cells):
+game position (see ``controller.signatures`` for signatures and hidden cells), and the order of
+the events (a piece arrives after it left):
 
 1. the board equals the position: ``idle`` (a tap on a piece may select a silent move);
-2. the differences are exactly one legal move's result and its hidden cells were handled: the
-   move is accepted once the board has been still for ``settle_ms`` -- or for ``prefix_ms`` when
-   the same differences are also the first half of a bigger legal move (the rook of a castling
-   put down first), and at once when the next event touches a cell outside the move (a quick
-   reply is never merged into the move before it);
-3. several legal moves fit (promotion, drops on an occupancy board, pushes and swaps): ask;
+2. the differences are exactly one legal move's result and its hidden cells were handled: a
+   provisional reading, final after ``settle_ms`` of quiet -- ``prefix_ms`` when it may be the
+   first half of a bigger legal move (the rook of a castling), ``drag_ms`` when its piece may be
+   sliding on along its line -- and at once when a piece is put down on a cell the move does not
+   involve and cannot go on to (a lift elsewhere proves nothing: the next player's hand may be
+   on its piece already);
+3. several legal moves fit (promotion, drops on an occupancy board, pushes and swaps): ask
+   (on an identity board not when they all lead to the same position);
 4. the board shows an earlier position (one or two plies back) for ``takeback_ms``: ask before
    undoing;
-5. shortly after a move was accepted, the same player kept going and the board now shows a
-   different legal move from the position before it (a piece dragged across squares that
-   rested on one, a castling finished late): correct the move;
-6. nothing fits: after ``guide_ms`` try the last move and the reply together (merged events,
-   moves made while the board was unplugged); if the board is merely half-way through some
-   legal move, the player is still moving; otherwise list each wrong cell with what belongs
-   there, and accept the move as soon as the board is right.
+5. overlapping hands: the next player has completed a move on top of the latest reading (that
+   reading was the move), or the board is one complete legal move plus pieces the next player
+   holds (the move is read with them);
+6. nothing fits: once still for ``settle_ms`` (``guide_ms`` while a hand holds a piece some
+   legal move would put down), try a move and a quick reply together (merged events, moves
+   made while the board was unplugged); if the board is merely half-way through some legal
+   move, the player is still moving; otherwise list each wrong cell with what belongs there
+   (cells refilled meanwhile included: a victim), and go on as soon as the board is right.
 
 A move that only takes pieces off the board (a Mathematichess terminator) looks exactly like a
 piece held in the hand while a move goes on, so it is never accepted on the board's word alone:

@@ -2,11 +2,11 @@
 decision core), ``export`` (a stored game as PGN), ``layouts``.
 
 Output contracts: ``replay`` prints the game's moves, one per line, in the engine's notation (the
-moves that stand at the end of the script: a takeback or a correction replaces what it undid);
+moves that stand at the end of the script: a takeback replaces what it undid);
 ``--trace`` adds what the player would have been told, on stderr (provisional readings marked
 ``(provisional)``, questions); only final moves ever reach stdout. ``run --headless`` prints
 ``frame: PATH`` first, then each accepted move alone on a line as it is committed, and
-``undo MOVE`` when a move is taken back or corrected.
+``undo MOVE`` when a move is taken back (final moves are never corrected).
 """
 
 from __future__ import annotations
