@@ -70,3 +70,62 @@ def test_a_real_game_replays_move_for_move(n: int, identity: bool, tmp_path: Pat
     r = Replayer(engine.start_position(CHESS), identity=identity)
     r.run(commands)
     assert not any(d.undone for _t, d in r.log.decisions)
+
+
+def test_the_hand_model_makes_every_habit_it_claims() -> None:
+    """Over the 60 games: overlapping hands, fast replies, drags, bounces, both capture orders,
+    both castling orders, and promotions in all three orders do occur (seeded, so always)."""
+    from tests.hand_model import game_script_with_plies
+
+    seen = {"overlap": 0, "fast": 0, "drag": 0, "bounce": 0, "victim first": 0, "attacker first": 0,
+            "rook first": 0, "king first": 0, "promotion piece first": 0, "promotion pawn first": 0,
+            "promotion pawn then piece": 0}
+    for n, moves in enumerate(GAMES):
+        lines, plies = game_script_with_plies(engine.start_position(CHESS), moves, Hands(), seed=n)
+        by_ply: dict[int, list[str]] = {}
+        last_line: dict[int, int] = {}
+        first_line: dict[int, int] = {}
+        for i, (line, ply) in enumerate(zip(lines, plies, strict=True)):
+            if ply >= 0:
+                by_ply.setdefault(ply, []).append(line)
+                last_line[ply] = i
+                first_line.setdefault(ply, i)
+        pos = engine.start_position(CHESS)
+        names = CHESS.geometry.names
+        for ply, text in enumerate(moves):
+            move = pos.parse_move(text)
+            events = by_ply[ply]
+            if ply + 1 in first_line and first_line[ply + 1] < last_line[ply]:
+                seen["overlap"] += 1
+            gap = [line for line in lines[last_line[ply] + 1:first_line.get(ply + 1, 0)] if line.startswith("sleep")]
+            if ply + 1 in first_line and first_line[ply + 1] > last_line[ply] and sum(
+                    int(g.split()[1]) for g in gap) < 60:
+                seen["fast"] += 1
+            cells = {names[c] for c, _b, _a in move.changes}
+            if any(e.split()[1] not in cells for e in events if e.startswith("place")):
+                seen["drag"] += 1
+            if any(a.startswith("place") and b.startswith("lift") and a.split()[1] == b.split()[1] and
+                   c.startswith("place") and c.split()[1] == a.split()[1]
+                   for a, b, c in zip(events, events[1:], events[2:], strict=False)):
+                seen["bounce"] += 1
+            relocs = [(s, d) for s, d in move.relocations if s != d]
+            victims = [c for c, b, _a in move.changes if b and c not in {s for s, _d in relocs}]
+            first_lift = next(e.split()[1] for e in events if e.startswith("lift"))
+            if victims and not move.promotion:
+                seen["victim first" if first_lift == names[victims[0]] else "attacker first"] += 1
+            if len(relocs) == 2:
+                king = names[move.frm]
+                seen["king first" if first_lift == king else "rook first"] += 1
+            if move.promotion:
+                target = names[relocs[0][1]]
+                places = [e for e in events if e.startswith("place")]
+                pawn_lift = events.index(f"lift {names[relocs[0][0]]}")
+                if len(places) > 1:
+                    seen["promotion pawn then piece"] += 1
+                elif events.index(f"place {target}") < pawn_lift:
+                    seen["promotion piece first"] += 1
+                else:
+                    seen["promotion pawn first"] += 1
+            pos.push(move)
+    assert all(count > 0 for count in seen.values()), seen
+    assert seen["overlap"] > 300 and seen["fast"] > 300
