@@ -202,6 +202,7 @@ class Referee:
         self._refilled: set[int] = set()
         self._cell_t: dict[int, int] = {}  # cell -> time of its latest event
         self._lifted_t: dict[int, int] = {}  # cell -> its first lift since the last final move
+        self._reply_index: tuple[Shape, MoveIndex] | None = None  # legal moves after the reading
         #: The latest provisional reading since the last final move, with the cells handled
         #: when the board first showed it (see ``_reply_done``).
         #: (shape, since, cells it may go on to, cells of the bigger moves it may be part of)
@@ -520,7 +521,12 @@ class Referee:
             sig = frozenset((c, self._observed[c]) for c in cells if self._observed[c] != seen(board[c], self.identity))
             if not sig:
                 return False
-            index = MoveIndex(pos, self.identity)
+            cached = self._reply_index
+            if cached is not None and cached[0] is shape:
+                index = cached[1]
+            else:  # built once per reading, not per event
+                index = MoveIndex(pos, self.identity)
+                self._reply_index = (shape, index)
             # The move's own cells handled within settle_ms of it: a bounce, not the reply.
             touched = {c for c in self._since(since)
                        if c not in shape.cells or self._cell_t[c] - since >= self.timing.settle_ms}
@@ -825,6 +831,7 @@ class Referee:
         self._after_change(move.changes)
         self._touched = set(keep)
         self._refilled &= keep
+        self._reply_index = None
         self._lifted_t = {c: t for c, t in self._lifted_t.items() if c in keep}
         self._reading = None
         self._resync = False
@@ -838,6 +845,7 @@ class Referee:
         self._touched.clear()
         self._refilled.clear()
         self._reading = None
+        self._reply_index = None
         return move
 
     def _after_change(self, changes) -> None:
