@@ -282,7 +282,9 @@ def _write(variant: Variant, moves: Sequence[str], style: Style, fen: str | None
             writer.add(line)
         # In a quick game the next move's events follow at once; the clock only waits for the
         # core where it will ask.
-        if style.think_ms or n == len(moves) - 1 or writer.replayer.core.pending_kind in ("ambiguous", "removal"):
+        # A removal is always asked about (the referee never takes one from the board alone).
+        if (style.think_ms or n == len(moves) - 1 or shape_of(move) == "removal"
+                or writer.replayer.core.pending_kind in ("ambiguous", "removal")):
             writer.answer_for([move])
         pos.push(move)
     return writer.lines

@@ -4,25 +4,34 @@ Pure: the clock is an input (each event's ``t`` and ``tick(now)``), no threads, 
 shell feeds ``event``/``tick``/``answer``/``snapshot``/``takeback`` and acts on the returned
 ``Decision``: commit ``undone`` and ``accepted`` first, then show ``status``.
 
+Two kinds of output, never mixed: a *provisional reading* (``Decision.provisional``,
+``Status.provisional``: what the board shows so far, for display only) and a *final move*
+(``Decision.accepted``: it can no longer change; it goes to the record, the clock, stdout). A
+final move is never amended; ``undone`` only ever carries takebacks the player asked for.
+
 How a state is judged (``_evaluate``), in this order, comparing the sensors' readings with the
-game position (see ``controller.signatures`` for signatures and hidden cells):
+game position (see ``controller.signatures`` for signatures and hidden cells), and the order of
+the events (a piece arrives after it left):
 
 1. the board equals the position: ``idle`` (a tap on a piece may select a silent move);
-2. the differences are exactly one legal move's result and its hidden cells were handled: the
-   move is accepted once the board has been still for ``settle_ms`` -- or for ``prefix_ms`` when
-   the same differences are also the first half of a bigger legal move (the rook of a castling
-   put down first), and at once when the next event touches a cell outside the move (a quick
-   reply is never merged into the move before it);
-3. several legal moves fit (promotion, drops on an occupancy board, pushes and swaps): ask;
+2. the differences are exactly one legal move's result and its hidden cells were handled: a
+   provisional reading, final after ``settle_ms`` of quiet -- ``prefix_ms`` when it may be the
+   first half of a bigger legal move (the rook of a castling), ``drag_ms`` when its piece may be
+   sliding on along its line -- and at once when a piece is put down on a cell the move does not
+   involve and cannot go on to (a lift elsewhere proves nothing: the next player's hand may be
+   on its piece already);
+3. several legal moves fit (promotion, drops on an occupancy board, pushes and swaps): ask
+   (on an identity board not when they all lead to the same position);
 4. the board shows an earlier position (one or two plies back) for ``takeback_ms``: ask before
    undoing;
-5. shortly after a move was accepted, the same player kept going and the board now shows a
-   different legal move from the position before it (a piece dragged across squares that
-   rested on one, a castling finished late): correct the move;
-6. nothing fits: after ``guide_ms`` try the last move and the reply together (merged events,
-   moves made while the board was unplugged); if the board is merely half-way through some
-   legal move, the player is still moving; otherwise list each wrong cell with what belongs
-   there, and accept the move as soon as the board is right.
+5. overlapping hands: the next player has completed a move on top of the latest reading (that
+   reading was the move), or the board is one complete legal move plus pieces the next player
+   holds (the move is read with them);
+6. nothing fits: once still for ``settle_ms`` (``guide_ms`` while a hand holds a piece some
+   legal move would put down), try a move and a quick reply together (merged events, moves
+   made while the board was unplugged); if the board is merely half-way through some legal
+   move, the player is still moving; otherwise list each wrong cell with what belongs there
+   (cells refilled meanwhile included: a victim), and go on as soon as the board is right.
 
 A move that only takes pieces off the board (a Mathematichess terminator) looks exactly like a
 piece held in the hand while a move goes on, so it is never accepted on the board's word alone:
@@ -33,6 +42,7 @@ and a sequence of moves ending in one is asked about rather than accepted.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from engine import Move, Position
 
@@ -66,11 +76,13 @@ class Event:
 class Timing:
     """How long the board must stay still before each decision, in milliseconds."""
 
-    settle_ms: int = 30      # a matched move is accepted after this much quiet
-    prefix_ms: int = 1500    # ... when it may be the first half of a bigger move (castling)
+    settle_ms: int = 30      # a provisional reading becomes the final move after this much quiet
+    prefix_ms: int = 600     # ... when it may be the first half of a bigger move (castling, a push)
+    drag_ms: int = 200       # ... when its piece may be on its way along a line to another legal cell
     takeback_ms: int = 1000  # the board must show an earlier position this long before we ask
     guide_ms: int = 1000     # an unexplained board is this old before the wrong cells are shown
-    amend_ms: int = 1000     # after an acceptance, the mover may continue within this window
+    #: Unused since final moves are never corrected; kept so configuration files that set it load.
+    amend_ms: int = 1000
 
 
 @dataclass(frozen=True)
@@ -126,17 +138,22 @@ class Status:
     cells: tuple[int, ...] = ()
     fixes: tuple[Fix, ...] = ()
     prompt: Prompt | None = None
+    #: The provisional reading (move texts): what the board shows so far, for display only.
+    provisional: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Decision:
-    """The result of one input: take back ``undone`` (latest first), then play ``accepted``;
-    then show ``status``."""
+    """The result of one input: take back ``undone`` (latest first: only ever at the player's
+    request, a takeback), then play ``accepted`` (final moves: they never change again); then
+    show ``status``. ``provisional`` is the reading of the move under way, for display only:
+    it may still change or vanish, so it never goes to a record, a clock or a broadcast."""
 
     status: Status
     accepted: tuple[Move, ...] = ()
     undone: tuple[Move, ...] = ()
     note: str = ""
+    provisional: tuple[Move, ...] = ()
 
 
 @dataclass
@@ -146,16 +163,6 @@ class _Back:
     plies: int
     moves: tuple[Move, ...]  # latest first
     codes: dict[int, int]    # cell -> piece code in that position
-
-
-@dataclass
-class _Amend:
-    base: MoveIndex          # legal moves of the position before the accepted move
-    move: Move
-    codes: dict[int, int]    # that position's codes on the move's cells
-    t: int                   # when the move was accepted
-    touched: frozenset[int]  # cells handled while making it
-    started: bool = False    # an event arrived since
 
 
 @dataclass
@@ -190,7 +197,18 @@ class Referee:
         self._last_t = 0
         self._index_cache: MoveIndex | None = None
         self._backs: list[_Back] | None = None
-        self._amend: _Amend | None = None
+        #: Occupancy boards: cells emptied and refilled while another piece was off its cell;
+        #: the piece now there may not be the one that belongs (a victim not put back).
+        self._refilled: set[int] = set()
+        self._cell_t: dict[int, int] = {}  # cell -> time of its latest event
+        self._lifted_t: dict[int, int] = {}  # cell -> its first lift since the last final move
+        self._reply_index: tuple[Shape, MoveIndex] | None = None  # legal moves after the reading
+        #: The latest provisional reading since the last final move, with the cells handled
+        #: when the board first showed it (see ``_reply_done``).
+        #: (shape, since, cells it may go on to, cells of the bigger moves it may be part of)
+        self._reading: tuple[Shape, int, frozenset[int], frozenset[int]] | None = None
+        self._latest = -1  # the cell of the latest event
+        self._placed = False  # the latest event put a piece down
         self._dismissed: Sig | None = None
         self._declined: Sig | None = None  # "still moving" was answered while the board showed this
         #: Cells handled during the move just accepted that are not its own: maybe a silent move
@@ -216,10 +234,10 @@ class Referee:
 
     @property
     def pending_kind(self) -> str:
-        """What the core is waiting on: clean, move, ambiguous, takeback, amend, amend_wait (a
-        correction that may also be the next move half made), removal (pieces lifted: asked
-        about if they stay off), unmatched, partial (a move half made), wrong (fixes shown),
-        dismissed."""
+        """What the core is waiting on: clean, move (a provisional reading, final at the
+        deadline or when the next event rules out that it goes on), ambiguous, takeback, removal
+        (pieces lifted: asked about if they stay off), unmatched, partial (a move half made),
+        wrong (fixes shown), dismissed."""
         return self._pending.kind
 
     @property
@@ -235,8 +253,9 @@ class Referee:
         self._playing = playing
         self._index_cache = None
         self._backs = None
-        self._amend = None
         self._touched.clear()
+        self._refilled.clear()
+        self._reading = None
         self._close_prompt()
         self._last_t = now
         return self._decide((), ())
@@ -245,23 +264,33 @@ class Referee:
         accepted: list[Move] = []
         undone: list[Move] = []
         p = self._pending
-        if (self._prompt is None and p.kind in ("move", "amend") and len(p.shapes) == 1
-                and ev.cell not in p.cells):
-            # The hand has moved on to another cell: the matched move is complete.
+        if (self._prompt is None and p.kind == "move" and len(p.shapes) == 1 and ev.cell not in p.cells
+                and self._ends_move(ev)):
+            # The next player is at work on a cell the move does not involve and cannot go on
+            # to: the move is complete, and final.
             self._fire(ev.t, accepted, undone)
         value = ((ev.piece or UNKNOWN_PIECE) if self.identity else 1) if ev.down else 0
+        if (ev.down and not self.identity and self._expected[ev.cell]
+                and any(v == 0 and c != ev.cell for c, v in self._diff.items())):
+            self._refilled.add(ev.cell)
         self._set(ev.cell, value)
         if ev.resync:
             self._resync = True
         else:
             self._touched.add(ev.cell)
         self._last_t = ev.t
-        a = self._amend
-        if a is not None and not a.started:
-            a.started = True
-            if ev.t - a.t > self.timing.amend_ms:
-                self._amend = None
+        self._cell_t[ev.cell] = ev.t
+        if not ev.down:
+            self._lifted_t.setdefault(ev.cell, ev.t)
+        self._placed = ev.down
+        self._latest = ev.cell
         return self._decide(accepted, undone)
+
+    def _ends_move(self, ev: Event) -> bool:
+        """Whether an event outside the provisional move shows the mover is done: a piece put
+        down elsewhere. A lift does not: hands overlap, and the next player may take a piece
+        (theirs, or a victim) while the mover still slides theirs."""
+        return ev.down
 
     def snapshot(self, readings: list[int], now: int) -> Decision:
         """The whole board as read after a reconnect or a restart. Hidden changes (captures on an
@@ -341,7 +370,9 @@ class Referee:
         self._notes.clear()
         if note and self._status.kind == "idle":
             self._status = Status("idle", f"{note}. {self._status.message}")
-        return Decision(self._status, tuple(accepted), tuple(undone), note)
+        p = self._pending
+        provisional = (p.shapes[0].move,) if p.kind == "move" and len(p.shapes) == 1 and self._prompt is None else ()
+        return Decision(self._status, tuple(accepted), tuple(undone), note, provisional)
 
     def _evaluate(self) -> None:
         """Judge the current readings (see the module docstring); sets pending and status."""
@@ -382,7 +413,10 @@ class Referee:
                 if shapes:
                     self._set_match(sig, shapes, index)
                     return
-            self._touched.clear()
+            # The cells handled stay handled (a promotion's new piece put on the victim's cell
+            # before the pawn is lifted); the event order keeps a piece merely adjusted from
+            # counting as a victim (``_in_order``).
+            self._reading = None
             self._pending = _Pending("clean")
             self._status = self._idle_status()
             return
@@ -396,7 +430,7 @@ class Referee:
                 self._status = Status("moving", f"{to_move} moving", cells=tuple(sorted(diff)))
                 return
             self._declined = None
-        shapes = index.match(sig, self._touched)
+        shapes = [s for s in index.match(sig, self._touched) if self._in_order(s)]
         if shapes:
             self._set_match(sig, shapes, index)
             return
@@ -405,13 +439,154 @@ class Referee:
             self._pending = _Pending("takeback", sig, back=back, deadline=self._last_t + self.timing.takeback_ms)
             self._status = Status("moving", f"{to_move} moving", cells=tuple(sorted(diff)))
             return
-        if self._amend_match(sig):
+        reading = self._reading
+        peeled = None
+        if reading is not None and self._placed and self._latest in reading[2]:
+            # Put down where the reading's piece may still be going: rather its drag going on.
+            peeled = self._peel(sig, index)
+        if (peeled is None and reading is not None and self._placed and self._latest not in reading[3]
+                and self._reply_done(reading[0], reading[1])):
+            # The next player has completed a move on top of the last reading: that reading was
+            # the move (moves are made in turn), whatever its piece did meanwhile.
+            shape, since, _cells, _ext = reading
+            self._pending = _Pending("move", sig, (shape,), shape.cells, deadline=self._last_t,
+                                     extra={"since": since, "rest": frozenset(), "reply": True})
+            text = self.position.move_text(shape.move)
+            self._status = Status("moving", f"{to_move} moving: {text} (provisional)", cells=tuple(sorted(diff)),
+                                  provisional=(text,))
             return
-        # After the board was away the players may be moves ahead: work that out as soon as the
-        # burst of differences is in, before their next move piles on.
-        wait = self.timing.settle_ms if self._resync else self.timing.guide_ms
+        if peeled is None:
+            peeled = self._peel(sig, index)
+        if peeled is not None:
+            rest, shapes = peeled
+            self._set_match(sig, shapes, index, rest=rest)
+            return
+        # Two moves merged (overlapping hands, a quick reply), or moves made while the board was
+        # away: worked out as soon as the burst of differences is in, unless a hand still holds
+        # a piece that some legal move would put down (then only after ``guide_ms``).
+        wait = self.timing.settle_ms if self._resync or not self._in_hand() else self.timing.guide_ms
         self._pending = _Pending("unmatched", sig, deadline=self._last_t + wait)
         self._status = Status("moving", f"{to_move} moving", cells=tuple(sorted(diff)))
+
+    def _in_order(self, shape: Shape) -> bool:
+        """A piece arrives after it left: for each piece the move carries from a cell that is
+        empty now, the latest event on its destination (a placement) came after that cell's
+        lift. (A victim put back before the attacker was lifted is not where the attacker went.)"""
+        observed = self._observed
+        cell_t = self._cell_t
+        move = shape.move
+        sources = {s for s, d in move.relocations if s != d}
+        for s, d in move.relocations:
+            # (Not along a pushed line: a shoved line flickers in any order.)
+            if (s != d and d not in sources and not observed[s] and s in cell_t and d in cell_t
+                    and cell_t[d] < cell_t[s]):
+                before = next(b for c, b, _a in move.changes if c == s)
+                after = next(a for c, _b, a in move.changes if c == d)
+                if before == after:  # (a promotion's new piece may go down before the pawn is off)
+                    return False
+        return True
+
+    def _same_result(self, shapes: list[Shape]) -> list[Shape]:
+        """On an identity board the pieces read are the position: moves that lead to the very
+        same position (a Mathematichess king swapping with his queen, and her substituting him)
+        need no question. The record names the move of the piece lifted first."""
+        pos = self.position
+        results = set()
+        for s in shapes:
+            pos.push(s.move)
+            results.add(pos.fen())
+            pos.pop()
+        if len(results) > 1:
+            return shapes
+        lifted_t = self._lifted_t
+
+        def first_lift(s: Shape) -> int:
+            return lifted_t.get(s.move.frm, 1 << 62)  # (the moving piece's cell; a swap moves two)
+
+        return [min(shapes, key=first_lift)]
+
+    def _since(self, t: int) -> set[int]:
+        """Cells handled after ``t``."""
+        cell_t = self._cell_t
+        return {c for c in self._touched if cell_t.get(c, t) > t}
+
+    def _reply_done(self, shape: Shape, since: int) -> bool:
+        """Whether the board is ``shape``'s move followed by a complete legal reply (handled
+        after the board first showed the move), give or take pieces lifted again."""
+        pos = self.position
+        pos.push(shape.move)
+        try:
+            board = pos.board
+            cells = set(self._diff) | shape.cells
+            sig = frozenset((c, self._observed[c]) for c in cells if self._observed[c] != seen(board[c], self.identity))
+            if not sig:
+                return False
+            cached = self._reply_index
+            if cached is not None and cached[0] is shape:
+                index = cached[1]
+            else:  # built once per reading, not per event
+                index = MoveIndex(pos, self.identity)
+                self._reply_index = (shape, index)
+            # The move's own cells handled within settle_ms of it: a bounce, not the reply.
+            touched = {c for c in self._since(since)
+                       if c not in shape.cells or self._cell_t[c] - since >= self.timing.settle_ms}
+            lifts = [(c, v) for c, v in sig if v == 0 and board[c]]
+            for r in range(0, min(len(lifts), 4) + 1):
+                for chosen in combinations(lifts, r):
+                    rest = {c for c, _v in chosen}
+                    if any(not rest & s.cells for s in index.match(sig - frozenset(chosen), touched)):
+                        return True
+            return False
+        finally:
+            pos.pop()
+
+    def _peel(self, sig: Sig, index: MoveIndex) -> tuple[frozenset[int], list[Shape]] | None:
+        """Overlapping hands: the board is one complete legal move of the side to move plus
+        pieces lifted elsewhere (the next player's hand already on its piece). Returns those
+        cells and the move's shapes when exactly one such reading exists and the lifted cells
+        are none the move could still go on to (a victim a dragged rook is about to take)."""
+        expected = self._expected
+        lifts = [(c, v) for c, v in self._diff.items() if v == 0 and expected[c]]
+        if not lifts or len(lifts) > 6:
+            return None
+        found: list[tuple[frozenset[int], list[Shape]]] = []
+        for r in range(1, len(lifts) + 1):
+            for chosen in combinations(lifts, r):
+                msig = sig - frozenset(chosen)
+                rest = frozenset(c for c, _v in chosen)
+                shapes = [s for s in index.match(msig, self._touched) if not rest & s.cells and self._in_order(s)]
+                if shapes:
+                    found.append((rest, shapes))
+        if len(found) != 1:
+            return None
+        rest, shapes = found[0]
+        touched = self._touched - rest
+        own = [self._cell_t.get(c, 0) for c in shapes[0].cells]
+        done = max(own) if own else 0
+        if any(self._cell_t.get(c, 0) > done and self._observed[c] for c in touched - shapes[0].cells):
+            return None  # a piece put down elsewhere since: a reply under way, or done (``explain``)
+        for s in shapes:
+            if _takes_only(s.move):
+                return None
+            ext = index.extension_cells(s.sig, touched & s.cells) | index.continuation_cells(s.move, touched)
+            drag = index.drag_cells(s.move)
+            if rest & (ext | drag | index.bigger_cells(s.move)):
+                if self.identity and len(shapes) == 1 and not (rest & (ext | index.bigger_cells(s.move))):
+                    # The lifted piece may be the victim the mover's piece slides on to, or the
+                    # next player's: no reading to show yet, but if the next player completes a
+                    # move on top of this one, this one was the move (``_reply_done``). Only an
+                    # identity board reads whose piece goes down; on an occupancy board a piece
+                    # going down there is rather the mover's slide going on.
+                    held = self._reading
+                    since = held[1] if held is not None and held[0] is s else self._last_t
+                    self._reading = (s, since, drag | ext, ext)
+                return None
+            # A piece the mover's piece could take, lifted before the mover's piece left: the
+            # mover's own victim first (not the next player's hand).
+            left = [self._cell_t[a] for a, b in s.move.relocations if a != b and a in self._cell_t]
+            if left and any(self._cell_t.get(c, 0) < min(left) for c in rest & index.source_cells(s.move)):
+                return None
+        return rest, shapes
 
     def _idle_status(self) -> Status:
         outcome = self._outcome
@@ -434,47 +609,68 @@ class Referee:
         if self._playing:
             _ = self._index
 
-    def _set_match(self, sig: Sig, shapes: list[Shape], index: MoveIndex, kind: str = "move",
-                   move_sig: Sig | None = None) -> None:
-        """``sig``: the readings' differences from the game; ``move_sig``: the matched moves'
-        signature in ``index`` (differs for a correction, which matches the position before)."""
+    def _set_match(self, sig: Sig, shapes: list[Shape], index: MoveIndex,
+                   rest: frozenset[int] = frozenset()) -> None:
+        """``sig``: the readings' differences from the game; ``rest``: cells of pieces lifted by
+        the next player meanwhile (not part of the matched moves)."""
         t = self.timing
         to_move = side_name(self.variant, self.position.side)
         cells = tuple(sorted(set(self._diff) | {c for s in shapes for c in s.cells}))
-        if len(shapes) == 1 and kind == "move" and _takes_only(shapes[0].move):
+        if len(shapes) > 1 and self.identity:
+            shapes = self._same_result(shapes)
+        if len(shapes) == 1 and not rest and _takes_only(shapes[0].move):
             # Pieces lifted and nothing put down: a move under way as much as a removal.
             self._pending = _Pending("removal", sig, tuple(shapes), shapes[0].cells,
                                      deadline=self._last_t + t.prefix_ms)
+            self._status = Status("moving", f"{to_move} moving", cells=cells)
         elif len(shapes) == 1:
-            msig = sig if move_sig is None else move_sig
-            ext = index.extension_cells(msig, self._touched) if msig else frozenset()
-            ext |= index.continuation_cells(shapes[0].move, self._touched)
-            wait = t.prefix_ms if ext else t.settle_ms
-            self._pending = _Pending(kind, sig, tuple(shapes), shapes[0].cells | ext, deadline=self._last_t + wait)
+            shape = shapes[0]
+            move = shape.move
+            touched = self._touched - rest
+            ext = index.extension_cells(shape.sig, touched & shape.cells) if shape.sig else frozenset()
+            ext |= index.continuation_cells(move, touched)
+            drag = index.drag_cells(move)
+            wait = t.prefix_ms if ext else t.drag_ms if drag else t.settle_ms
+            # Timed from the mover's last event: the next player lifting a piece meanwhile
+            # (``rest``) says nothing about whether the mover is done.
+            own = [self._cell_t[c] for c in self._touched - rest if c in self._cell_t]
+            start = max(own) if own and rest else self._last_t
+            prev = self._pending
+            # The cells handled up to the first moment the board showed this move: what is
+            # handled later is the next player's (see ``_fire``).
+            # When the board first showed this move: what is handled later is the next player's
+            # (see ``_fire``), or the mover's piece going on.
+            since = prev.extra.get("since") if prev.kind == "move" and prev.shapes == (shape,) else None
+            if since is None and self._reading is not None and self._reading[0] is shape:
+                since = self._reading[1]
+            self._pending = _Pending("move", sig, (shape,), shape.cells | ext | drag, deadline=start + wait,
+                                     extra={"since": since if since is not None else self._last_t,
+                                            "rest": rest})
+            self._reading = (shape, self._pending.extra["since"], drag | ext, ext)
+            text = self.position.move_text(move)
+            self._status = Status("moving", f"{to_move} moving: {text} (provisional)", cells=cells,
+                                  provisional=(text,))
         else:
             self._pending = _Pending("ambiguous", sig, tuple(shapes), deadline=self._last_t + t.settle_ms,
-                                     extra={"amend": kind == "amend"})
-        self._status = Status("moving", f"{to_move} moving", cells=cells)
+                                     extra={"rest": rest})
+            self._status = Status("moving", f"{to_move} moving", cells=cells)
 
     # -- decisions at a deadline ----------------------------------------------------------------------
     def _fire(self, now: int, accepted: list[Move], undone: list[Move]) -> None:
         p = self._pending
         if p.kind == "move":
-            self._accept(p.shapes[0].move, now, accepted)
-        elif p.kind == "amend":
-            assert self._amend is not None
-            base = self._amend.base
-            undone.append(self._undo_one())
-            self._index_cache = base  # the position before the corrected move: indexed already
-            self._accept(p.shapes[0].move, now, accepted)
+            move = p.shapes[0].move
+            # Cells handled since the board first showed the move, and pieces lifted by the
+            # next player, stay handled: they belong to the next move.
+            keep = frozenset(self._since(p.extra["since"])) | p.extra["rest"]
+            if not p.extra.get("reply"):
+                # (A bounce on the move's own cells is not the next player's doing.)
+                keep -= p.shapes[0].cells
+            self._accept(move, now, accepted, keep=keep)
         elif p.kind == "ambiguous":
-            undo = 1 if p.extra.get("amend") else 0
-            self._ask(self._choice_prompt([(s.move,) for s in p.shapes], undo), p.sig)
+            self._ask(self._choice_prompt([(s.move,) for s in p.shapes], 0), p.sig)
         elif p.kind == "removal":
             self._ask(self._removal_prompt(p.shapes[0].move), p.sig)
-        elif p.kind == "amend_wait":
-            self._ask(self._choice_prompt([(s.move,) for s in p.shapes], 1, force_which=True, still_moving=True),
-                      p.sig)
         elif p.kind == "takeback":
             back = p.back
             assert back is not None
@@ -487,26 +683,45 @@ class Referee:
 
     def _resolve_unmatched(self, now: int, accepted: list[Move]) -> None:
         index = self._index
-        sig = self._pending.sig
+        p = self._pending
+        sig = p.sig
         diff_cells = set(self._diff)
         # Live events: at most a move and a quick reply merged. After the board was away: the
         # players may have gone on for a few moves.
         plies = RESYNC_PLIES if self._resync else 2
-        seqs = explain(self.position, self._observed, diff_cells, self._touched, self.identity, strict=True,
-                       max_plies=plies)
+        seqs = p.extra.get("seqs")
+        if seqs is None:
+            seqs = explain(self.position, self._observed, diff_cells, self._touched, self.identity, strict=True,
+                           max_plies=plies)
         # Live, a board also half-way through one legal move (a line pushed front first, slowly)
         # or sequences ending in a removal (pieces in the hand) are asked about, not accepted.
         in_hand = not self._resync and bool(seqs) and self._in_hand()
         if len(seqs) == 1 and not _takes_only(seqs[0][-1]) and not in_hand:
-            for move in seqs[0]:
+            if self._resync:
+                for move in seqs[0]:
+                    self._accept(move, now, accepted)
+                return
+            # The earlier moves are final; the last one is read again from the board, as a
+            # provisional reading that may still go on (a rook short of its square, a castling).
+            last = seqs[0][-1]
+            touched = set(self._touched)
+            for move in seqs[0][:-1]:
                 self._accept(move, now, accepted)
+            earlier = {c for m in seqs[0][:-1] for c, _b, _a in m.changes}
+            self._touched = (touched & {c for c, _b, _a in last.changes}) | (touched - earlier)
             return
+        if not self._resync and not p.extra.get("tried"):
+            # Not explained yet: wait for the hands (or the guide time) and look again.
+            self._pending = _Pending("unmatched", sig, deadline=self._last_t + self.timing.guide_ms,
+                                     extra={"tried": True, "seqs": seqs})
+            if self._last_t + self.timing.guide_ms > now:
+                return
         if self._resync:
             loose = [(s.move,) for s in index.match_loose(sig)]
             if not loose and not seqs:
                 seqs = explain(self.position, self._observed, diff_cells, self._touched, self.identity, strict=False,
                                max_plies=plies)
-            choices = loose or seqs
+            choices: list[tuple[Move, ...]] = list(loose) or seqs
             if 0 < len(choices) <= MAX_CHOICES:
                 self._ask(self._choice_prompt(choices, 0, force_which=True), sig)
                 return
@@ -517,21 +732,35 @@ class Referee:
             self._pending = _Pending("partial", sig)
             return
         self._pending = _Pending("wrong", sig)
-        self._status = Status("fix", self._fix_message("Board does not match the game"), fixes=self._fixes())
+        self._status = Status("fix", self._fix_message("Board does not match the game", wrong=True),
+                              fixes=self._fixes(wrong=True))
 
     def _in_hand(self) -> bool:
         """The differences are pieces lifted (in the hand) or put where some legal move puts them:
-        the player is half-way through that move."""
-        index = self._index
-        items = list(self._diff.items())
+        the player is half-way through that move -- with, maybe, pieces of the other sides
+        lifted as well (the next player's hand already on its piece)."""
         expected = self._expected
+        board = self.position.board
+        side = self.position.side
+        side_of = self.variant.side_of
+        diff = list(self._diff.items())
         # Pieces put down minus pieces lifted (a new code on an occupied cell of an identity
         # board is neither).
-        placed = sum(1 for c, v in items if v and not expected[c]) - sum(1 for c, v in items if not v and expected[c])
-        for shapes in index.by_sig.values():
+        placed = sum(1 for c, v in diff if v and not expected[c]) - sum(1 for c, v in diff if not v and expected[c])
+        if self._partial_of_a_move(diff, placed):
+            return True
+        mine = [(c, v) for c, v in diff if not (v == 0 and expected[c] and side_of(board[c]) != side)]
+        return bool(mine) and len(mine) < len(diff) and self._partial_of_a_move(mine, placed)
+
+    def _partial_of_a_move(self, items: list[tuple[int, int]], placed: int) -> bool:
+        # Cells emptied and refilled meanwhile must be the move's too (a victim's cell): a
+        # piece put on a cell no legal move of the lifted piece reaches is no move under way.
+        refilled = self._refilled - self._diff.keys()
+        for shapes in self._index.by_sig.values():
             for s in shapes:
                 cells = s.cells
-                if placed <= s.imports and all(c in cells and (v == 0 or (c, v) in s.sig) for c, v in items):
+                if (placed <= s.imports and all(c in cells and (v == 0 or (c, v) in s.sig) for c, v in items)
+                        and refilled <= cells):
                     return True
         return False
 
@@ -590,29 +819,33 @@ class Referee:
             Option("no", "No: still moving")))
 
     # -- playing and undoing moves -------------------------------------------------------------------
-    def _accept(self, move: Move, now: int, accepted: list[Move]) -> None:
+    def _accept(self, move: Move, now: int, accepted: list[Move], keep: frozenset[int] = frozenset()) -> None:
+        """Play ``move`` as final. ``keep``: cells handled that belong to the next move."""
         pos = self.position
-        prev_index = self._index_cache  # None after a move accepted without looking (a merged pair)
         prev_codes = {c: b for c, b, _a in move.changes}
         touched = frozenset(self._touched)
-        self._stray = touched - prev_codes.keys()
+        self._stray = touched - prev_codes.keys() - keep
         self._notes.append(f"{side_name(self.variant, pos.side)} played {pos.move_text(move)}")
         pos.push(move)
         accepted.append(move)
         self._after_change(move.changes)
-        self._touched.clear()
+        self._touched = set(keep)
+        self._refilled &= keep
+        self._reply_index = None
+        self._lifted_t = {c: t for c, t in self._lifted_t.items() if c in keep}
+        self._reading = None
         self._resync = False
         self._close_prompt()
         self._dismissed = None
-        self._amend = _Amend(prev_index, move, prev_codes, now, touched) if prev_index is not None else None
-        self._last_t = now
 
     def _undo_one(self) -> Move:
         move = self.position.pop()
         self._notes.append(f"took back {self.position.move_text(move)}")
         self._after_change(move.changes)
-        self._amend = None
         self._touched.clear()
+        self._refilled.clear()
+        self._reading = None
+        self._reply_index = None
         return move
 
     def _after_change(self, changes) -> None:
@@ -666,34 +899,21 @@ class Referee:
                 return back
         return None
 
-    def _amend_match(self, sig: Sig) -> bool:
-        a = self._amend
-        if a is None or not a.started:
-            return False
-        cells = set(self._diff) | a.codes.keys()
-        before = {c: seen(a.codes.get(c, self.position.board[c]), self.identity) for c in cells}
-        sig0 = frozenset((c, self._observed[c]) for c in cells if self._observed[c] != before[c])
-        if not sig0:
-            return False  # the board is back where it was: that is a takeback
-        shapes = [s for s in a.base.match(sig0, self._touched | a.touched) if s.move != a.move]
-        if not shapes:
-            return False
-        self._set_match(sig, shapes, a.base, kind="amend", move_sig=sig0)
-        if self._pending.kind == "amend" and self._in_hand():
-            # The board is also the next player half-way through a move (a line pushed into the
-            # cell the last move left): no correction while the hands go on; if they stop, ask.
-            self._pending = _Pending("amend_wait", sig, self._pending.shapes,
-                                     deadline=self._last_t + self.timing.guide_ms)
-        return True
-
     # -- guidance --------------------------------------------------------------------------------------
-    def _fixes(self) -> tuple[Fix, ...]:
+    def _fixes(self, wrong: bool = False) -> tuple[Fix, ...]:
+        """Every cell to put right with what belongs there. On a wrong board this includes cells
+        an occupancy board reads as right but where another piece may stand: emptied and
+        refilled while a piece was off its cell (the victim of an illegal capture)."""
         board = self.position.board
-        return tuple(Fix(c, board[c], v) for c, v in sorted(self._diff.items()))
+        cells = dict(self._diff)
+        if wrong:
+            for c in self._refilled:
+                cells.setdefault(c, self._observed[c])
+        return tuple(Fix(c, board[c], v) for c, v in sorted(cells.items()))
 
-    def _fix_message(self, head: str) -> str:
+    def _fix_message(self, head: str, wrong: bool = False) -> str:
         v = self.variant
-        return head + ": " + ", ".join(wanted_text(v, f.cell, f.want) for f in self._fixes())
+        return head + ": " + ", ".join(wanted_text(v, f.cell, f.want) for f in self._fixes(wrong))
 
 
 def _takes_only(move: Move) -> bool:

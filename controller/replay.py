@@ -5,7 +5,9 @@ The clock starts at 0; ``sleep MS`` advances it by MS, and each ``lift``/``place
 back to back, well within the core's settle time either way). Whenever the clock passes the
 core's deadline the core is ticked at exactly that deadline, so the same script always gives
 the same decisions. ``choose ANSWER`` first lets pending decisions fall due (the question is
-asked once the board is still), then answers the open question.
+asked once the board is still), then answers the open question; with no question open it is
+reported (``warnings``, ``on_warning``) and skipped: the game goes on, as on a real board where
+a touch on a screen with nothing to answer changes nothing.
 """
 
 from __future__ import annotations
@@ -43,7 +45,8 @@ class Replayer:
     """Drives a ``Referee`` from script commands. ``on_decision`` sees every decision."""
 
     def __init__(self, position: Position, *, identity: bool = False, timing: Timing | None = None,
-                 on_decision: Callable[[int, Decision], None] | None = None, source: str = "script") -> None:
+                 on_decision: Callable[[int, Decision], None] | None = None, source: str = "script",
+                 on_warning: Callable[[str], None] | None = None) -> None:
         self.core = Referee(position, identity=identity, timing=timing)
         self.variant = position.variant
         self.identity = identity
@@ -51,6 +54,9 @@ class Replayer:
         self.source = source
         self.log = ReplayLog()
         self._on_decision = on_decision
+        self._on_warning = on_warning
+        #: Script lines skipped, each as a one-line message naming the line.
+        self.warnings: list[str] = []
 
     @property
     def moves(self) -> list[Move]:
@@ -100,8 +106,12 @@ class Replayer:
         elif isinstance(command, Choose):
             self.settle()
             if self.core.status.prompt is None:
-                raise ScriptError(f"choose {command.answer}: nothing is being asked ({self.core.status.message})",
-                                  command.line, self.source)
+                warning = str(ScriptError(f"choose {command.answer}: nothing is being asked "
+                                          f"({self.core.status.message}); ignored", command.line, self.source))
+                self.warnings.append(warning)
+                if self._on_warning is not None:
+                    self._on_warning(warning)
+                return
             try:
                 self._record(self.core.answer(command.answer, self.t))
             except ValueError as exc:

@@ -757,7 +757,7 @@ def demo_script(variant: Variant, moves_text: str | None, watched: bool) -> list
         moves = list(DEMO_GAMES[variant.name])
     else:
         moves = random_game(variant, 60, seed=1)
-    # Drags that barely rest on the squares they cross (a slower drag is corrected, visibly).
+    # Drags that barely rest on the squares they cross (shown as provisional readings on the way).
     style = Style(capture="alternate", castle="alternate", slide=True, slide_rest_ms=5,
                   think_ms=1500 if watched else 400, hand_ms=400 if watched else 120)
     return script_for_moves(variant, moves, style)

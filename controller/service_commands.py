@@ -2,10 +2,11 @@
 decision core), ``export`` (a stored game as PGN), ``layouts``.
 
 Output contracts: ``replay`` prints the game's moves, one per line, in the engine's notation (the
-moves that stand at the end of the script: a takeback or a correction replaces what it undid);
-``--trace`` adds what the player would have been told, on stderr. ``run --headless`` prints
+moves that stand at the end of the script: a takeback replaces what it undid);
+``--trace`` adds what the player would have been told, on stderr (provisional readings marked
+``(provisional)``, questions); only final moves ever reach stdout. ``run --headless`` prints
 ``frame: PATH`` first, then each accepted move alone on a line as it is committed, and
-``undo MOVE`` when a move is taken back or corrected.
+``undo MOVE`` when a move is taken back (final moves are never corrected).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     last = [None]
 
     def trace(t: int, decision) -> None:
+        # Provisional readings and questions go to stderr; final moves only ever to stdout.
         status = decision.status
         if decision.note and decision.note not in status.message:
             print(f"{t:>8} ms  {decision.note}", file=sys.stderr)
@@ -35,8 +37,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
             last[0] = status
             print(f"{t:>8} ms  [{status.kind}] {status.message}", file=sys.stderr)
 
+    def warn(message: str) -> None:
+        print(f"chessery replay: {message}", file=sys.stderr)
+
     replayer = Replayer(pos, identity=identity, source=str(args.script),
-                        on_decision=trace if args.trace else None)
+                        on_decision=trace if args.trace else None, on_warning=warn)
     for text in replayer.run(commands):
         print(text)
     status = replayer.core.status

@@ -73,6 +73,10 @@ class MoveIndex:
                 for c in shape.cells:
                     self._multi.setdefault(c, []).append(shape)
         self._ext: dict[Sig, list[Shape]] = {}
+        self._geometry = pos.variant.geometry
+        #: Moves by the source cell of each piece they carry elsewhere (see ``drag_cells``).
+        self._by_source: dict[int, list[tuple[int, Shape]]] | None = None
+        self._at: dict[tuple[int, int], int] = {}
 
     def __len__(self) -> int:
         return sum(len(v) for v in self.by_sig.values())
@@ -129,6 +133,77 @@ class MoveIndex:
                 continue
             if (relocs and relocs < set(s.move.relocations)) or (stray and own <= s.cells):
                 cells |= s.cells
+        return frozenset(cells)
+
+    def bigger_cells(self, move: Move) -> frozenset[int]:
+        """Cells of the legal moves of several pieces that involve every cell of ``move`` (a
+        castling for its rook's move, a push for the step of its front piece): a piece lifted on
+        one of them may be the mover's next piece rather than the next player's."""
+        if not self._multi or not move.changes:
+            return frozenset()
+        own = {c for c, _b, _a in move.changes}
+        cells: set[int] = set()
+        for s in self._multi.get(move.changes[0][0], ()):
+            if s.move is not move and own <= s.cells:
+                cells |= s.cells
+        return frozenset(cells)
+
+    def source_cells(self, move: Move) -> frozenset[int]:
+        """Cells of every legal move that carries a piece from a cell ``move`` carries one from:
+        where else the pieces in the mover's hand may be going."""
+        self._sources()
+        assert self._by_source is not None
+        cells: set[int] = set()
+        for s, d in move.relocations:
+            if s != d:
+                for _d2, shape in self._by_source.get(s, ()):
+                    cells |= shape.cells
+        return frozenset(cells)
+
+    def _sources(self) -> None:
+        if self._by_source is None:
+            by_source: dict[int, list[tuple[int, Shape]]] = {}
+            for group in self.by_sig.values():
+                for shape in group:
+                    for s, d in shape.move.relocations:
+                        if s != d:
+                            by_source.setdefault(s, []).append((d, shape))
+            self._by_source = by_source
+
+    def drag_cells(self, move: Move) -> frozenset[int]:
+        """Cells of the other legal moves the player may still be dragging ``move``'s piece on
+        to: moves carrying a piece from the same cell to a cell further along the same straight
+        line (a rook resting on a5 on its way to capture on a6; a pawn on e3 on its way to e4),
+        with the cells between. Empty when the piece cannot go on (it captured, the line ends,
+        it jumps)."""
+        self._sources()
+        assert self._by_source is not None
+        coords = self._geometry.coords
+        if not self._at:
+            self._at.update((xy, c) for c, xy in enumerate(coords))
+        cells: set[int] = set()
+        for s, d in move.relocations:
+            if s == d:
+                continue
+            (x0, y0), (x1, y1) = coords[s], coords[d]
+            dx, dy = x1 - x0, y1 - y0
+            if not (dx == 0 or dy == 0 or abs(dx) == abs(dy)):
+                continue  # a jump, not a slide
+            n = max(abs(dx), abs(dy))
+            for d2, shape in self._by_source.get(s, ()):
+                if shape.move is move:
+                    continue
+                x2, y2 = coords[d2]
+                ex, ey = x2 - x0, y2 - y0
+                m = max(abs(ex), abs(ey))
+                # d2 lies further along the same ray: (dx, dy) * m == (ex, ey) * n
+                if m > n and dx * m == ex * n and dy * m == ey * n:
+                    cells |= shape.cells
+                    sx, sy = ex // m, ey // m
+                    for k in range(n + 1, m):  # the cells it slides over on the way
+                        c = self._at.get((x0 + k * sx, y0 + k * sy))
+                        if c is not None:
+                            cells.add(c)
         return frozenset(cells)
 
     def is_partial(self, sig: Sig) -> bool:

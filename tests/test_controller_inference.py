@@ -71,14 +71,22 @@ def test_a_capture_needs_the_victim_handled() -> None:
 
 def test_rook_touching_two_victims_is_asked_about() -> None:
     fen = "4k3/8/8/8/p2R3p/8/8/4K3 w - - 0 1"  # the rook on d4 can take a4 or h4
-    r = play("lift a4\nlift h4\nplace h4\nlift d4\nplace a4\nsleep 100", fen)
-    # a4 and h4 were both lifted and are both occupied again: either capture fits
+    r = play("lift a4\nlift h4\nlift d4\nplace h4\nplace a4\nsleep 100", fen)
+    # a4 and h4 were both lifted and both filled after the rook left: either capture fits
     prompt = r.core.status.prompt
     assert prompt is not None and prompt.kind == "which_move"
     assert r.core.status.message == "Which move did you make?"
     assert sorted(o.key for o in prompt.options) == ["d4a4", "d4h4"]
     r.feed(parse_script("choose d4h4", CHESS)[0])
     assert r.texts() == ["d4h4"]
+
+
+def test_a_victim_put_back_before_the_attacker_left_is_not_where_it_went() -> None:
+    fen = "4k3/8/8/8/p2R3p/8/8/4K3 w - - 0 1"
+    # h4 is lifted and put back while the rook still stands on d4: the rook went to a4.
+    r = play("lift a4\nlift h4\nplace h4\nlift d4\nplace a4\nsleep 100", fen)
+    assert r.texts() == ["d4a4"]
+    assert all(d.status.prompt is None for _t, d in r.log.decisions)
 
 
 def test_en_passant_in_either_order() -> None:
@@ -102,16 +110,27 @@ def test_castling_king_or_rook_first(script: str) -> None:
     assert all(not d.undone for _t, d in r.log.decisions)  # no detour through h1f1
 
 
-def test_rook_first_castling_finished_late_corrects_the_rook_move() -> None:
-    r = play("lift h1\nplace f1\nsleep 1600\nlift e1\nplace g1", CASTLE_FEN)
-    assert r.texts() == ["e1g1"]
-    notes = [d.note for _t, d in r.log.decisions if d.note]
-    assert notes == ["White played h1f1", "took back h1f1; White played e1g1"]
-
-
-def test_rook_move_that_could_start_a_castling_waits_prefix_time() -> None:
+def test_rook_move_that_could_start_a_castling_is_final_after_prefix_time() -> None:
     r = play("lift h1\nplace f1", CASTLE_FEN)
     assert accepted_at(r) == [(20 + T.prefix_ms, "h1f1")]
+    # Until then it is a provisional reading: shown, marked, never recorded.
+    t, d = next((t, d) for t, d in r.log.decisions if d.provisional)
+    assert t == 20 and d.status.provisional == ("h1f1",) and "(provisional)" in d.status.message
+    assert not d.accepted
+
+
+def test_rook_move_is_final_as_soon_as_the_reply_is_put_down() -> None:
+    # Black lifting a piece says nothing (hands overlap); black putting one down does.
+    r = play("lift h1\nplace f1\nsleep 100\nlift e8\nsleep 100\nplace e7", CASTLE_FEN)
+    assert accepted_at(r) == [(240, "h1f1"), (240 + T.settle_ms, "e8e7")]
+
+
+def test_castling_finished_after_the_rook_move_was_final_is_guided_back() -> None:
+    r = play(f"lift h1\nplace f1\nsleep {T.prefix_ms + 100}\nlift e1\nplace g1", CASTLE_FEN)
+    assert r.texts() == ["h1f1"]  # final moves are never amended
+    assert all(not d.undone for _t, d in r.log.decisions)
+    assert r.core.status.kind == "fix"
+    assert r.core.status.message == "Board does not match the game: e1: white king, g1: empty"
 
 
 # -- promotion -----------------------------------------------------------------------------------------
@@ -173,18 +192,27 @@ def test_dragged_piece_never_records_a_square_it_crossed() -> None:
     assert [m for _t, m in accepted_at(r)] == ["a1a4"]  # a1a2/a1a3 never accepted, even briefly
 
 
-def test_slow_drag_is_corrected_to_where_the_piece_landed() -> None:
+def test_slow_drag_is_recorded_where_the_piece_landed() -> None:
     fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
-    r = play("lift a1\nplace a2\nsleep 300\nlift a2\nplace a3\nsleep 300\nlift a3\nplace a4", fen)
+    rest = T.drag_ms - 20
+    r = play(f"lift a1\nplace a2\nsleep {rest}\nlift a2\nplace a3\nsleep {rest}\nlift a3\nplace a4", fen)
     assert r.texts() == ["a1a4"]
-    assert r.core.status.message == "took back a1a3; White played a1a4. Black to move"
+    assert [m for _t, m in accepted_at(r)] == ["a1a4"]
+
+
+def test_a_rest_longer_than_drag_ms_is_a_move() -> None:
+    fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
+    r = play(f"lift a1\nplace a2\nsleep {T.drag_ms + 50}\nlift a2\nplace a4", fen)
+    assert r.texts() == ["a1a2"]
+    assert r.core.status.kind == "fix"
 
 
 def test_quick_reply_is_not_merged_into_the_move_before() -> None:
     r = play("lift e2\nplace e4\nlift e7\nplace e5")  # 10 ms apart: faster than the settle time
     assert r.texts() == ["e2e4", "e7e5"]
-    # e2e4 was accepted the moment the reply touched another cell, before the reply's own event
-    assert accepted_at(r) == [(30, "e2e4"), (40 + T.settle_ms, "e7e5")]
+    # e2e4 is final the moment the reply puts a piece down elsewhere (the reply's lift alone
+    # could be a hand overlapping the mover's)
+    assert accepted_at(r) == [(40, "e2e4"), (40 + T.settle_ms, "e7e5")]
 
 
 def test_quick_recapture_of_the_piece_just_moved_still_splits() -> None:
@@ -311,7 +339,8 @@ def test_two_moves_made_while_unplugged_are_both_recorded() -> None:
         t += 1
         core.event(Event(cell(name), down, t))
     d = core.tick(t + T.guide_ms)
-    assert [core.position.move_text(m) for m in d.accepted] == ["e2e4", "e7e5"]
+    assert [m.frm for m in core.position.move_stack] == [cell("e2"), cell("e7")]
+    assert [m.to for m in core.position.move_stack] == [cell("e4"), cell("e5")]
     assert d.status.kind == "idle"
 
 
@@ -364,3 +393,52 @@ def test_replay_is_deterministic() -> None:
     second = play(script)
     assert first.texts() == second.texts() == ["e2e4", "e7e5"]
     assert [(t, d) for t, d in first.log.decisions] == [(t, d) for t, d in second.log.decisions]
+
+
+# -- overlapping hands, promotions in any order, victims in the guidance ---------------------------------------
+def test_the_next_player_lifting_a_piece_before_the_mover_put_theirs_down() -> None:
+    # Black's hand is on b8 before white's knight lands: white's move is read (and final)
+    # with black's piece in the hand, then black's move.
+    r = play("lift g1\nsleep 50\nlift b8\nsleep 50\nplace f3\nsleep 200\nplace c6")
+    assert r.texts() == ["g1f3", "b8c6"]
+    assert accepted_at(r)[0] == (130 + T.settle_ms, "g1f3")
+    assert all(not d.undone for _t, d in r.log.decisions)
+
+
+def test_a_dragged_slider_is_not_ended_by_the_other_hand() -> None:
+    # The rook slides a1-a2-a3 while black lifts its king; the rook goes on to a4.
+    fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
+    r = play("lift a1\nplace a2\nsleep 60\nlift e8\nlift a2\nplace a3\nsleep 60\nlift a3\nplace a4\nsleep 100\n"
+             "place d8", fen)
+    assert r.texts() == ["a1a4", "e8d8"]
+
+
+def test_a_dragged_capture_rests_next_to_the_victim() -> None:
+    fen = "4k3/r7/8/8/8/8/8/R3K3 w - - 0 1"
+    r = play("lift a1\nplace a2\nsleep 40\nlift a2\nplace a3\nsleep 40\nlift a3\nplace a4\nsleep 40\nlift a4\n"
+             "place a5\nsleep 40\nlift a5\nplace a6\nsleep 150\nlift a7\nsleep 40\nlift a6\nplace a7", fen)
+    assert r.texts() == ["a1a7"]
+
+
+def test_promotion_with_the_new_piece_on_the_victims_cell_before_the_pawn_is_lifted() -> None:
+    fen = "r3k3/1P5p/8/8/8/8/8/4K3 w - - 0 1"
+    r = play("lift a8\nsleep 200\nplace a8\nsleep 300\nlift b7", fen)
+    assert r.core.status.message == "Promote to which piece?"
+    r.feed(parse_script("choose q", CHESS)[0])
+    assert r.texts() == ["b7a8q"]
+    r = play("lift a8\nsleep 200\nplace a8 Q\nsleep 300\nlift b7", fen, identity=True)
+    assert r.texts() == ["b7a8q"]
+
+
+def test_illegal_capture_guidance_names_the_victims_cell() -> None:
+    fen = "4k3/8/8/3p4/2P5/8/B7/4K3 w - - 0 1"  # the bishop's way to d5 is blocked
+    for script in ("lift d5\nlift a2\nplace d5", "lift a2\nlift d5\nplace d5"):
+        r = play(script + "\nsleep 1500", fen)
+        assert r.core.status.kind == "fix"
+        assert r.core.status.message == "Board does not match the game: a2: white bishop, d5: black pawn"
+        assert [f.cell for f in r.core.status.fixes] == [cell("a2"), cell("d5")]
+        # Put right (the bishop back, the pawn back on d5): the game goes on.
+        for line in ("lift d5", "place a2", "place d5"):
+            r.feed(parse_script(line, CHESS)[0])
+        r.settle()
+        assert r.core.status.kind == "idle" and r.texts() == []

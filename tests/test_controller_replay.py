@@ -62,8 +62,6 @@ def test_script_ending_on_a_wrong_board_says_so(tmp_path: Path, capsys: pytest.C
 
 @pytest.mark.parametrize(("text", "message"), [
     ("lift e2\nplace z9\n", "game.txt:2: no cell 'z9' on chess"),
-    ("lift e2\nplace e4\nchoose q\n",
-     "game.txt:3: choose q: nothing is being asked (White played e2e4. Black to move)"),
     ("lift b7\nplace b8\nchoose k\n", "game.txt:3: 'k' is not an answer to 'Promote to which piece?' "
                                      "(choose q, r, b, n)"),
 ])
@@ -74,6 +72,27 @@ def test_bad_scripts_fail_with_one_line(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["replay", "chess", str(script), *fen]) == 2
     err = capsys.readouterr().err
     assert err == f"chessery replay: {script.parent}/{message}\n"
+
+
+def test_choose_with_nothing_asked_is_reported_and_the_game_goes_on(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    script = write(tmp_path, "lift e2\nplace e4\nchoose q\nsleep 300\nlift e7\nplace e5\n")
+    assert main(["replay", "chess", str(script)]) == 0
+    out, err = capsys.readouterr()
+    assert out == "e2e4\ne7e5\n"
+    assert err == (f"chessery replay: {script.parent}/game.txt:3: choose q: nothing is being asked "
+                   "(White played e2e4. Black to move); ignored\n")
+
+
+def test_trace_marks_provisional_readings_and_prints_only_final_moves(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    # The rook may be the first half of a castling: a provisional reading until prefix_ms.
+    script = write(tmp_path, "lift h1\nplace f1\nsleep 2000\n")
+    assert main(["replay", "chess", str(script), "--fen", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "--trace"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "h1f1\n"
+    assert "[moving] White moving: h1f1 (provisional)" in err
+    assert err.index("(provisional)") < err.index("White played h1f1")
 
 
 def test_unknown_variant_fails_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
