@@ -196,6 +196,9 @@ class Referee:
         self._resync = False
         self._last_t = 0
         self._index_cache: MoveIndex | None = None
+        #: Indexes no longer needed, freed in ``prepare``: dropping one (thousands of moves in a
+        #: Mathematichess position) takes milliseconds, which a decision should not pay.
+        self._retired: list[object] = []  # (bounded: see _retire)
         self._backs: list[_Back] | None = None
         #: Occupancy boards: cells emptied and refilled while another piece was off its cell;
         #: the piece now there may not be the one that belongs (a victim not put back).
@@ -251,6 +254,7 @@ class Referee:
     def set_playing(self, playing: bool, now: int) -> Decision:
         """Start or stop refereeing (setup and game-over phases only compare the board)."""
         self._playing = playing
+        self._retire(self._index_cache)
         self._index_cache = None
         self._backs = None
         self._touched.clear()
@@ -521,12 +525,7 @@ class Referee:
             sig = frozenset((c, self._observed[c]) for c in cells if self._observed[c] != seen(board[c], self.identity))
             if not sig:
                 return False
-            cached = self._reply_index
-            if cached is not None and cached[0] is shape:
-                index = cached[1]
-            else:  # built once per reading, not per event
-                index = MoveIndex(pos, self.identity)
-                self._reply_index = (shape, index)
+            index = self._reply_index_for(shape)
             # The move's own cells handled within settle_ms of it: a bounce, not the reply.
             touched = {c for c in self._since(since)
                        if c not in shape.cells or self._cell_t[c] - since >= self.timing.settle_ms}
@@ -603,11 +602,36 @@ class Referee:
             index = self._index_cache = MoveIndex(self.position, self.identity)
         return index
 
+    def _retire(self, index: object) -> None:
+        if len(self._retired) >= 8:  # nobody called prepare(): free them now rather than pile up
+            self._retired.clear()
+        self._retired.append(index)
+
     def prepare(self) -> None:
-        """Do the per-position work ahead (index the legal moves): the service calls this while
-        it waits for the next event, so the next decision only matches."""
+        """Do the per-position work ahead (index the legal moves, and those after the reading
+        shown, for telling a reply): the service calls this while it waits for the next event,
+        so the next decision only matches."""
+        self._retired.clear()
         if self._playing:
             _ = self._index
+            reading = self._reading
+            if reading is not None:
+                pos = self.position
+                pos.push(reading[0].move)
+                try:
+                    self._reply_index_for(reading[0])
+                finally:
+                    pos.pop()
+
+    def _reply_index_for(self, shape: Shape) -> MoveIndex:
+        """The legal moves after ``shape``'s move (the position must be after it): built once per
+        reading, not per event."""
+        cached = self._reply_index
+        if cached is not None and cached[0] is shape:
+            return cached[1]
+        index = MoveIndex(self.position, self.identity)
+        self._reply_index = (shape, index)
+        return index
 
     def _set_match(self, sig: Sig, shapes: list[Shape], index: MoveIndex,
                    rest: frozenset[int] = frozenset()) -> None:
@@ -831,6 +855,7 @@ class Referee:
         self._after_change(move.changes)
         self._touched = set(keep)
         self._refilled &= keep
+        self._retire(self._reply_index)
         self._reply_index = None
         self._lifted_t = {c: t for c, t in self._lifted_t.items() if c in keep}
         self._reading = None
@@ -845,6 +870,7 @@ class Referee:
         self._touched.clear()
         self._refilled.clear()
         self._reading = None
+        self._retire(self._reply_index)
         self._reply_index = None
         return move
 
@@ -853,6 +879,7 @@ class Referee:
         for c, _b, _a in changes:
             self._expected[c] = seen(board[c], self.identity)
             self._set(c, self._observed[c])
+        self._retire(self._index_cache)
         self._index_cache = None
         self._outcome = self.position.outcome() if self._playing else None
         self._backs = None

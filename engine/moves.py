@@ -141,6 +141,8 @@ def build_move(
     remove = tuple(remove)
     place = tuple(place)
     become = tuple(become)
+    if not remove and not place and not become and tag != REMOVE:
+        return _relocations_only(board, frm, to, relocate, tag, text, piece, promotion)
     state: dict[int, int] = {}
     order: list[int] = []
 
@@ -155,7 +157,7 @@ def build_move(
         touch(dst)
         lifted.append((dst, board[src]))
     sources = {src for src, _dst in relocate}
-    destinations = {dst for _src, dst in relocate}
+    destinations = list(dict.fromkeys(dst for _src, dst in relocate))  # ordered: victims keep the move's order
     # A piece is taken for good when its cell is emptied or covered and it is not one of the
     # relocated pieces; identity changes in place (``become``) are not captures.
     victims = [cell for cell in dict.fromkeys((*remove, *destinations, *(c for c, _code in place)))
@@ -208,3 +210,20 @@ def _one_piece_move(board: Sequence[int], frm: int, to: int, relocation: tuple[i
         piece = board[frm] if frm >= 0 else 0
     return Move(frm, to, piece, board[victims[0]] if victims else 0, promotion, tag, tuple(changes), (relocation,),
                 text, tuple(victims))
+
+
+def _relocations_only(board: Sequence[int], frm: int, to: int, relocate: tuple[tuple[int, int], ...], tag: str,
+                      text: str, piece: int | None, promotion: int) -> Move:
+    """``build_move``'s case of pieces relocated and nothing else (castling, swaps, pushes), with
+    the same result and less bookkeeping: move generators build many of these."""
+    arrives = {dst: board[src] for src, dst in relocate}
+    sources = {src for src, dst in relocate if src != dst}
+    order = list(dict.fromkeys(c for pair in relocate for c in pair))
+    handled = sources | {dst for src, dst in relocate if src != dst}
+    changes = tuple((c, board[c], arrives.get(c, 0)) for c in order
+                    if c in handled or board[c] != arrives.get(c, 0))
+    victims = tuple(dst for dst in arrives if board[dst] and dst not in sources and
+                    not any(s == dst for s, _d in relocate))
+    if piece is None:
+        piece = board[frm] if frm >= 0 else 0
+    return Move(frm, to, piece, board[victims[0]] if victims else 0, promotion, tag, changes, relocate, text, victims)

@@ -278,6 +278,23 @@ def test_builder_derives_changes_relocations_and_victims() -> None:
     assert grow.changes == ((5, 10, 14),) and grow.victims == ()
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_builder_fast_paths_give_what_the_general_path_gives(seed: int) -> None:
+    # A no-op ``become`` (the piece that arrives anyway) sends a move down the general path.
+    rng = random.Random(seed)
+    for _ in range(5000):
+        board = [rng.choice([0, 0, 9, 10, 13, 14]) for _ in range(9)]
+        k = rng.choice([1, 1, 2, 3])
+        srcs, dsts = rng.sample(range(8), k), rng.sample(range(8), k)
+        board[srcs[0]] = rng.choice([9, 10, 13])
+        remove = tuple(c for c in rng.sample(range(8), rng.choice([0, 1])) if c not in srcs) if k == 1 else ()
+        reloc = tuple(zip(srcs, dsts, strict=True))
+        fast = build_move(board, srcs[0], dsts[0], relocate=reloc, remove=remove)
+        slow = build_move(board, srcs[0], dsts[0], relocate=reloc, remove=remove,
+                          become=((dsts[0], board[srcs[0]]),))
+        assert (fast.changes, fast.victims, fast.captured) == (slow.changes, slow.victims, slow.captured)
+
+
 # -- commands: play and user variants --------------------------------------------------------------------
 def chessery(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     import os

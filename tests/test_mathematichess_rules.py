@@ -249,6 +249,8 @@ def test_fast_generator_equals_piece_by_piece_generation_and_moves_undo(seed: in
     fast = pos.variant.rules.pseudo_moves(pos)
     slow = slow_pseudo_moves(pos)  # every piece asked in turn through its hook
     assert set(fast) == set(slow) and len(fast) == len(slow)
+    # the shortcut the outcome asks agrees with generating every legal move
+    assert RULES.has_legal_move(pos) is bool(pos.legal_moves())
     start = pos.fen()
     for m in pos.legal_moves():
         expected = pos.board[:]

@@ -12,6 +12,7 @@ docs/rules/mathematichess.md; in short:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..moves import SPECIAL, Move, build_move
@@ -80,6 +81,10 @@ class MathematichessMoves(Component):
     def board_moves(self, pos: Position) -> list[Move] | None:
         """Every board move of the side to move, found from the empty cells: with 7 to 9 empty
         cells among 169 that is several times faster than asking each of 81 pieces."""
+        return list(self.iter_moves(pos))
+
+    def iter_moves(self, pos: Position) -> Iterator[Move]:
+        """``board_moves`` one at a time (``territory`` stops at the first legal one)."""
         board = pos.board
         side = pos.side
         owner = self.v.owner
@@ -96,8 +101,6 @@ class MathematichessMoves(Component):
         for e in empties:
             for c in around[e]:
                 near[c] = 1
-        out: list[Move] = []
-        append = out.append
         arrivals = self.arrivals[side]
         push_dirs = self.push_dirs
         for e in empties:
@@ -106,7 +109,7 @@ class MathematichessMoves(Component):
                     continue
                 if (path or hop) and sum(1 for c in path if board[c]) != hop:
                     continue
-                append(Move(frm, e, code))
+                yield Move(frm, e, code)
             for d, back in enumerate(self.back_steps):
                 c = back[e]
                 run = [e]
@@ -118,19 +121,18 @@ class MathematichessMoves(Component):
                         # run holds e and the pieces between c and e, nearest to e first
                         chain = [c, *reversed(run[1:])]
                         targets = [*chain[1:], e]
-                        append(build_move(board, c, targets[0], relocate=zip(chain, targets, strict=True)))
+                        yield build_move(board, c, targets[0], relocate=tuple(zip(chain, targets, strict=True)))
                     run.append(c)
                     c = back[c]
         for cell in substituters:
             code = board[cell]
             if self.is_queen[code]:
-                self._queen_swaps(board, cell, code, near, out)
+                yield from self._queen_swaps(board, cell, code, near)
             else:
                 for t in around[cell]:
                     p = board[t]
                     if p and p != code and near[t]:
-                        append(_swap(board, cell, t))
-        return out
+                        yield _swap(board, cell, t)
 
     def _pusher(self, directions: range) -> Mover:
         steps = tuple(self.all_steps[d] for d in directions)
@@ -166,9 +168,9 @@ class MathematichessMoves(Component):
                 out.append(_swap(board, cell, t))
 
     def substitute_queen(self, pos: Position, cell: int, code: int, out: list[Move]) -> None:
-        self._queen_swaps(pos.board, cell, code, self._near(pos.board), out)
+        out.extend(self._queen_swaps(pos.board, cell, code, self._near(pos.board)))
 
-    def _queen_swaps(self, board: list[int], cell: int, code: int, near: bytearray, out: list[Move]) -> None:
+    def _queen_swaps(self, board: list[int], cell: int, code: int, near: bytearray) -> Iterator[Move]:
         # Along each queen line over occupied cells only: every piece reached that stands next to
         # an empty cell may be substituted; a king may be the target but is never jumped over.
         blockers = self.queen_blockers
@@ -179,7 +181,7 @@ class MathematichessMoves(Component):
                 if not p:
                     break
                 if p != code and near[t]:
-                    out.append(_swap(board, cell, t))
+                    yield _swap(board, cell, t)
                 if p in blockers:
                     break
                 t = step[t]

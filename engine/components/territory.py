@@ -18,6 +18,7 @@ from ..notation import PositionError
 from ..position import Outcome
 from ..territory import Score, Territory, TerritoryScorer
 from . import Component, register
+from .mathematichess import MathematichessMoves
 from .placement import Placement
 from .terminator import SIDE_MARKS, Terminator
 
@@ -37,6 +38,8 @@ class AgreementError(ChesseryError, ValueError):
 @register("territory")
 class TerritoryRules(Component):
     provides = ("scoring", "agreement")
+    # Its outcome ends a game without moves by the score; one legal-move test per position.
+    supersedes = ("no_moves",)
     state_keys = BONUSES
     options: ClassVar[dict[str, Any]] = {
         "pieces_per_kind": 9,
@@ -140,6 +143,24 @@ class TerritoryRules(Component):
         if not self.rules.has_legal_move(pos):
             return Outcome("no_moves", _leader(self.score(pos).totals))
         return None
+
+    def has_legal_move(self, pos: Position) -> bool | None:
+        """Stage two without generating every move: the first move that keeps off the frozen
+        cells settles it (a terminator of an unfrozen piece, or the movers' first such move).
+        This mirrors the legal moves exactly: the movers' moves, the terminator's, this
+        component's filter, and no royal rule."""
+        if self.placement.placing(pos):
+            return None  # the placement component answers
+        movers = self.rules.component("mathematichess_moves")
+        if not isinstance(movers, MathematichessMoves) or self.v.royalty != "none":
+            return None
+        side = pos.side
+        frozen = self.frozen_cells(pos, side)
+        owner = self.v.owner
+        if not self.terminator.used(pos, side) and any(owner[code] == side and c not in frozen
+                                                       for c, code in enumerate(pos.board)):
+            return True
+        return any(not any(c in frozen for c, _b, _a in m.changes) for m in movers.iter_moves(pos))
 
     def validate(self, pos: Position) -> None:
         v = self.v
