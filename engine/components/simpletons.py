@@ -1,0 +1,40 @@
+"""``simpletons``: Simpletons' Duffery narrows the legal moves to a short menu.
+
+Not in check: the moves that give check; if there are none, the captures; if none, the pawn
+moves; and if a player has none of those either, any legal move (the text is silent there: the
+game goes on rather than ending as a stalemate with moves still on the board).
+In check: the king's own moves, any capture (a legal capture in check takes the checker) and pawn
+moves (a pawn put in between); a piece other than a pawn may not be put in between.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import Component, register
+
+if TYPE_CHECKING:
+    from ..moves import Move
+    from ..position import Position
+
+
+@register("simpletons")
+class Simpletons(Component):
+    def select(self, pos: Position, moves: list[Move]) -> list[Move]:
+        v = self.v
+        is_royal = v.is_royal
+        is_pawn = v.is_pawn
+        if self.rules.in_check(pos):
+            return [m for m in moves if is_royal[m.piece] or is_pawn[m.piece] or m.victims]
+        checks = [m for m in moves if self.gives_check(pos, m)]
+        if checks:
+            return checks
+        captures = [m for m in moves if m.victims]
+        if captures:
+            return captures
+        return [m for m in moves if is_pawn[m.piece]] or moves
+
+    def gives_check(self, pos: Position, move: Move) -> bool:
+        """Does ``move`` leave a royal piece of any opponent attacked?"""
+        rules = self.rules
+        return any(not rules.is_safe_after(pos, move, enemy) for enemy in rules.enemies[pos.side])
