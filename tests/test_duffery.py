@@ -20,6 +20,12 @@ def legal(variant: engine.Variant, fen: str | None = None, *moves: str) -> set[s
     return {pos.move_text(m) for m in pos.legal_moves()}
 
 
+def result(pos: engine.Position) -> tuple[str, int | None]:
+    outcome = pos.outcome()
+    assert outcome is not None
+    return outcome.termination, outcome.winner
+
+
 def fide(fen: str) -> set[str]:
     return {m.uci() for m in chess.Board(fen).legal_moves}
 
@@ -91,12 +97,12 @@ def test_advancing_a_man_on_the_far_rank_stays() -> None:
 def test_advancing_taking_the_king_wins_and_both_kings_through_draw() -> None:
     pos = parse_fen(ADVANCING, "8/8/3k4/8/8/8/8/3QK3 w - - 0 1")
     pos.push_text("d1d6")
-    assert (pos.outcome().termination, pos.outcome().winner) == ("king_capture", 0)
+    assert result(pos) == ("king_capture", 0)
     pos = parse_fen(ADVANCING, "8/4K3/8/8/8/8/3k4/8 w - - 0 1")
     pos.push_text("e7e8")
     assert pos.outcome() is None  # the black king is not through yet
     pos.push_text("d2d1")
-    assert (pos.outcome().termination, pos.outcome().winner) == ("kings_through", None)
+    assert result(pos) == ("kings_through", None)
 
 
 # -- Capturing ---------------------------------------------------------------------------------
@@ -116,4 +122,4 @@ def test_capturing_no_take_and_no_pawn_advance_loses() -> None:
     assert legal(CAPTURING, pos.fen()) == set()  # the queen on h1 is out of the king's reach
     pos = parse_fen(CAPTURING, "4k3/8/8/8/8/8/8/4K1q1 b - - 0 1")
     pos.push_text("g1e1")
-    assert (pos.outcome().termination, pos.outcome().winner) == ("king_capture", 1)
+    assert result(pos) == ("king_capture", 1)

@@ -1,0 +1,85 @@
+"""The Duffery games, Rettah and Double Rettah played whole on the simulated board (the reference
+firmware's code behind a real pty, contacts bouncing) into ``chessery run --headless --variant
+NAME`` in its own process: the service must record exactly the recorded demo game, end it with
+the game's own result, and leave a frame showing the board with both sides' men."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+import engine
+from controller.demo_games import DEMO_GAMES
+from controller.event_scripts import Style, script_for_moves
+from controller.service import demo_script
+from controller.store import GameStore
+from display import theme
+from firmware_bridge.script import parse_script
+from firmware_bridge.simboard import SimBoard
+from tests.test_e2e_service import TIMEOUT, Run, read_game, replay_stream
+
+RESULTS = {
+    "duffery-simpletons": ("0-1", "checkmate"),
+    "duffery-advancing": ("0-1", "king_capture"),
+    "duffery-capturing": ("0-1", "king_capture"),
+    "rettah": ("0-1", "king_capture"),
+    "double-rettah": ("1-0", "checkmate"),
+}
+NAMES = sorted(RESULTS)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_recorded_demo_game_is_legal_and_ends_as_recorded(name: str) -> None:
+    variant = engine.find_variant(name)
+    pos = engine.start_position(variant)
+    for text in DEMO_GAMES[name]:
+        assert text in {pos.move_text(m) for m in pos.legal_moves()}, text
+        assert pos.outcome() is None
+        pos.push_text(text)
+    outcome = pos.outcome()
+    assert outcome is not None
+    winner = {0: "1-0", 1: "0-1", None: "1/2-1/2"}[outcome.winner]
+    assert (winner, outcome.termination) == RESULTS[name]
+    # ``chessery run --variant NAME`` with no port plays exactly this game
+    lines = demo_script(variant, None, watched=False)
+    assert [line.split()[-1] for line in lines if line.startswith("# ")] == list(DEMO_GAMES[name])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_whole_game_through_the_pty_into_chessery_run(tmp_path: Path, name: str) -> None:
+    variant = engine.find_variant(name)
+    moves = list(DEMO_GAMES[name])
+    style = Style(capture="alternate", slide=True, bounce=True, think_ms=60, hand_ms=30)
+    lines = script_for_moves(variant, moves, style)
+    board = SimBoard(variant, faults="bounce", seed=7).start()
+    commands = parse_script("\n".join(lines), variant)
+    db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
+    run = Run(board.path, db, frame, "--variant", name)
+    try:
+        assert run.next_line() == f"frame: {frame}"
+        board.start_script(commands)
+        printed: list[str] = []
+        read_game(run, moves, printed)
+        assert board.done.wait(TIMEOUT)
+        assert run.stop() == 0
+    finally:
+        if run.proc.poll() is None:
+            run.proc.kill()
+        board.stop()
+    assert replay_stream(printed) == moves
+    result, termination = RESULTS[name]
+    with GameStore(db) as store:
+        record = store.latest()
+        assert record is not None
+        assert (record.variant, record.moves) == (name, tuple(moves))
+        assert (record.result, record.termination) == (result, termination)
+    image = pygame.image.load(str(frame))
+    assert image.get_size() == (800, 480)
+    w, h = image.get_size()
+    colours = {image.get_at((x, y))[:3] for x in range(0, w // 2, 2) for y in range(0, h, 2)}
+    # the 8x8 board's two square colours and both sides' piece fills are on the frame
+    assert set(theme.SQUARES) <= colours
+    assert {theme.SIDE_COLOURS["white"][0], theme.SIDE_COLOURS["black"][0]} <= colours
+    assert f"Game over: {result} ({termination.replace('_', ' ')})" in "".join(run.err)
