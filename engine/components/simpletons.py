@@ -26,7 +26,7 @@ class Simpletons(Component):
         is_pawn = v.is_pawn
         if self.rules.in_check(pos):
             return [m for m in moves if is_royal[m.piece] or is_pawn[m.piece] or m.victims]
-        checks = [m for m in moves if self.gives_check(pos, m)]
+        checks = self.checks(pos, moves)
         if checks:
             return checks
         captures = [m for m in moves if m.victims]
@@ -34,7 +34,24 @@ class Simpletons(Component):
             return captures
         return [m for m in moves if is_pawn[m.piece]] or moves
 
-    def gives_check(self, pos: Position, move: Move) -> bool:
-        """Does ``move`` leave a royal piece of any opponent attacked?"""
+    def checks(self, pos: Position, moves: list[Move]) -> list[Move]:
+        """The moves that leave a royal piece of an opponent attacked by the mover."""
         rules = self.rules
-        return any(not rules.is_safe_after(pos, move, enemy) for enemy in rules.enemies[pos.side])
+        board = pos.board
+        by = (pos.side,)
+        attacked = rules.attacked
+        # The enemy royals are found once; each move is played on the board, tested, and undone
+        # (``is_safe_after`` per move would rescan the board for them every time).
+        royals = [(r, board[r]) for e in rules.enemies[pos.side] for r in rules.royal_cells(board, e)]
+        out = []
+        for m in moves:
+            changes = m.changes
+            for cell, _b, after in changes:
+                board[cell] = after
+            try:
+                if any(board[r] == code and attacked(pos, r, by) for r, code in royals):
+                    out.append(m)
+            finally:
+                for cell, before, _a in changes:
+                    board[cell] = before
+        return out
