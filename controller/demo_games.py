@@ -32,10 +32,10 @@ DUFFERY_ADVANCING = ("d2d4 h7h5 b2b3 e7e6 g1h3 c7c5 d4c5 f8e7 d1d7 c8d7 e1d2 e7c
 DUFFERY_CAPTURING = ("a2a4 b7b6 b2b4 d7d6 b4b5 a7a5 h2h3 e7e5 g2g4 c8g4 h3g4 g7g6 h1h7 h8h7 g4g5 d8g5 "
                      "c2c3 g5d2 f2f3 d2e1")
 
-#: Rettah Chess (seed 12): one-step pawns, the white Rettah king leaps out of its corner and
-#: marches on, and a black pawn takes it on b4 in 20 plies.
-RETTAH = ("c3c4 g6g5 f3f4 g5f4 e2f4 d7e5 f4e6 d8e6 d2f2 e5d3 f2f3 d3e1 d1d6 e1c2 a1c2 c6c5 d6d7 e7d7 "
-          "c2b4 c5b4")
+#: Rettah Chess (seed 293): the rule of check twice: a knight check on b3 must be taken at once
+#: (axb3), and so must a rook check on a3, which the Rettah king takes himself (Kxa3); the king
+#: then ventures to c5 and the bishop on f8 takes it in 16 plies.
+RETTAH = "c3c4 d7c5 e2f4 c5b3 a2b3 e7a7 d2h2 a7a3 a1a3 c6c5 f4h3 d6d5 c4d5 e6d5 a3c5 f8c5"
 
 #: Double Rettah (seed 43): both Rettah kings and queens in play, and White checkmates one of
 #: the black Rettahs in 23 plies.

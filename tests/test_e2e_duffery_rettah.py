@@ -47,6 +47,17 @@ def test_recorded_demo_game_is_legal_and_ends_as_recorded(name: str) -> None:
     assert [line.split()[-1] for line in lines if line.startswith("# ")] == list(DEMO_GAMES[name])
 
 
+def test_rettah_demo_shows_the_rule_of_check() -> None:
+    pos = engine.start_position(engine.find_variant("rettah"))
+    forced: list[tuple[str, set[str]]] = []
+    for text in DEMO_GAMES["rettah"]:
+        if pos.is_check():
+            forced.append((text, {pos.move_text(m) for m in pos.legal_moves()}))
+        pos.push_text(text)
+    # Nb3+ leaves only the three captures of b3; Ra3+ only the two captures of a3
+    assert forced == [("a2b3", {"a1b3", "a2b3", "c2b3"}), ("a1a3", {"a1a3", "b2a3"})]
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_whole_game_through_the_pty_into_chessery_run(tmp_path: Path, name: str) -> None:
     variant = engine.find_variant(name)
