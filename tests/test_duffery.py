@@ -4,9 +4,11 @@ states, pinned on the shipped variants (docs/rules/duffery-*.md give our reading
 from __future__ import annotations
 
 import chess
+import pytest
 
 import engine
 from engine import parse_fen, start_position
+from engine.variant import VariantError, variant_from_toml
 
 SIMPLE = engine.find_variant("duffery-simpletons")
 ADVANCING = engine.find_variant("duffery-advancing")
@@ -123,3 +125,9 @@ def test_capturing_no_take_and_no_pawn_advance_loses() -> None:
     pos = parse_fen(CAPTURING, "4k3/8/8/8/8/8/8/4K1q1 b - - 0 1")
     pos.push_text("g1e1")
     assert result(pos) == ("king_capture", 1)
+
+
+def test_kings_through_needs_one_region_per_side() -> None:
+    with pytest.raises(VariantError, match="kings_through_zones needs one region per side"):
+        variant_from_toml("bad-advancing",
+                          'inherits = "duffery-advancing"\n[options]\nkings_through_zones = ["rank8"]\n')

@@ -5,6 +5,8 @@ the game's own result, and leave a frame showing the board with both sides' men.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pygame
@@ -18,7 +20,7 @@ from controller.store import GameStore
 from display import theme
 from firmware_bridge.script import parse_script
 from firmware_bridge.simboard import SimBoard
-from tests.test_e2e_service import TIMEOUT, Run, read_game, replay_stream
+from tests.test_e2e_service import REPO, TIMEOUT, Run, read_game, replay_stream
 
 RESULTS = {
     "duffery-simpletons": ("0-1", "checkmate"),
@@ -94,3 +96,32 @@ def test_whole_game_through_the_pty_into_chessery_run(tmp_path: Path, name: str)
     assert set(theme.SQUARES) <= colours
     assert {theme.SIDE_COLOURS["white"][0], theme.SIDE_COLOURS["black"][0]} <= colours
     assert f"Game over: {result} ({termination.replace('_', ' ')})" in "".join(run.err)
+
+
+def chessery(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "controller.cli", *args], capture_output=True, text=True,
+                          cwd=REPO, timeout=60)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_chessery_play_gives_each_demo_games_outcome(name: str) -> None:
+    done = chessery("play", name, *DEMO_GAMES[name])
+    assert done.returncode == 0, done.stderr
+    result, termination = RESULTS[name]
+    assert done.stdout.splitlines()[-1] == f"{result} {termination}"
+
+
+def test_chessery_play_the_rettah_worked_lines_and_a_move_off_the_simpletons_menu() -> None:
+    worked = ("--fen", "8/8/5q2/8/1k4NR/b7/7N/5K2 w - - 0 1", "rettah")
+    assert chessery("play", *worked, "f1f6", "a3b2", "f6b2", "b4b2").stdout.splitlines()[-1] == "0-1 king_capture"
+    assert chessery("play", *worked, "g4f6", "b4h4", "h2f3", "h4f3", "f1f3").stdout.splitlines()[-1] == \
+        "1-0 king_capture"
+    # the rule of check: after Nxf6 Black may not ignore the rook's check
+    bad = chessery("play", *worked, "g4f6", "a3b2")
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.strip().splitlines() == [
+        "chessery play: move 2 'a3b2' is not legal in 8/8/5N2/8/1k5R/b7/7N/5K2 b - - 0 1"]
+    # Simpletons: 1.e4 d5 2.exd5 is a legal chess move but off the menu (Bb5+ is a check)
+    bad = chessery("play", "duffery-simpletons", "e2e4", "d7d5", "e4d5")
+    assert bad.returncode == 2 and "move 3 'e4d5' is not legal" in bad.stderr
+    assert chessery("play", "duffery-simpletons", "e2e4", "d7d5", "f1b5").returncode == 0
