@@ -2,7 +2,8 @@
 attacker at once: its legal moves are the captures of a checking piece (by any man; the Rettah
 king moves as rook, bishop and knight, so he can always take a checker himself). With two
 checkers, taking either is enough. Out of check nothing is restricted: a king may stand
-attacked, since taking the king is how the game is won (``royalty = "king_capture"``)."""
+attacked, since taking the king is how the game is won (``royalty = "king_capture"``).
+Provides ``turn_note``: the display names the checkers to take."""
 
 from __future__ import annotations
 
@@ -17,6 +18,17 @@ if TYPE_CHECKING:
 
 @register("rule_of_check")
 class RuleOfCheck(Component):
+    provides = ("turn_note",)
+
+    def turn_note(self, pos: Position) -> str:
+        """Names the checking men the side to move must take (the display's status line)."""
+        checkers = self.checkers(pos)
+        if not checkers:
+            return ""
+        names = self.v.geometry.names
+        cells = " or ".join(names[c] for c in sorted(checkers))
+        return f"Rule of check: take the checking man on {cells}"
+
     def legality(self, pos: Position, moves: list[Move]) -> list[Move]:
         checkers = self.checkers(pos)
         if not checkers:

@@ -5,6 +5,7 @@ moves; and if a player has none of those either, any legal move (the text is sil
 game goes on rather than ending as a stalemate with moves still on the board).
 In check: the king's own moves, any capture (a legal capture in check takes the checker) and pawn
 moves (a pawn put in between); a piece other than a pawn may not be put in between.
+Provides ``turn_note``: the display says which part of the menu applies.
 """
 
 from __future__ import annotations
@@ -20,6 +21,22 @@ if TYPE_CHECKING:
 
 @register("simpletons")
 class Simpletons(Component):
+    provides = ("turn_note",)
+
+    def turn_note(self, pos: Position) -> str:
+        """Which part of the menu applies now, for the display."""
+        if self.rules.in_check(pos):
+            return "In check: move the king, take the checker or block with a pawn"
+        moves = self.rules.legal_moves(pos)
+        if not moves:
+            return ""
+        if self.checks(pos, moves):
+            return "Simpletons: give check"
+        if any(m.victims for m in moves):
+            return "Simpletons: capture"
+        if any(self.v.is_pawn[m.piece] for m in moves):
+            return "Simpletons: move a pawn"
+        return "Simpletons: no check, capture or pawn move: any move"
     def select(self, pos: Position, moves: list[Move]) -> list[Move]:
         v = self.v
         is_royal = v.is_royal
