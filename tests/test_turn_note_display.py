@@ -10,6 +10,7 @@ from pathlib import Path
 import pygame
 
 import engine
+from controller.inference import Event
 from controller.screen import view_of
 from controller.session import Session
 from controller.store import GameStore
@@ -54,3 +55,23 @@ def test_simpletons_status_says_which_part_of_the_menu_applies(tmp_path: Path) -
 def test_no_note_for_chess_or_rettah_out_of_check(tmp_path: Path) -> None:
     assert not view_of(session_at(tmp_path, "chess")).status.startswith(("Rule", "Simpletons", "In check"))
     assert not view_of(session_at(tmp_path, "rettah")).status.startswith("Rule of check")
+
+
+def test_a_move_off_the_simpletons_menu_is_not_accepted_and_the_board_is_to_be_fixed(tmp_path: Path) -> None:
+    after = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w - - 0 2"  # 1.e4 d5: only Bb5+
+    session = session_at(tmp_path, "duffery-simpletons", after)
+    g = session.position.variant.geometry
+    t = 100
+    for cell, down in (("d5", False), ("e4", False), ("d5", True)):  # exd5, a chess move
+        t += 40
+        session.event(Event(g.index(cell), down, t))
+    update = session.tick(t + 3000)
+    assert update.accepted == ()
+    assert session.status.kind == "fix"
+    assert {g.names[f.cell] for f in session.status.fixes} == {"e4"}  # the white pawn belongs there
+    # Bb5+ from the corrected board is accepted
+    for cell, down in (("d5", False), ("e4", True), ("d5", True), ("f1", False), ("b5", True)):
+        t += 40
+        session.event(Event(g.index(cell), down, t))
+    session.tick(t + 3000)
+    assert session.position.fen().startswith("rnbqkbnr/ppp1pppp/8/1B1p4/4P3/8/PPPP1PPP/RNBQK1NR b")
