@@ -31,6 +31,10 @@ def view_of(session: Session, notice: str = "") -> View:
     if status.kind == "fix":
         phase = "fix the board"
     message = f"{notice}. {status.message}" if notice else status.message
+    noter = variant.rules.turn_note
+    note = noter.turn_note(pos) if noter is not None and session.phase == "play" else ""
+    if note:
+        message = f"{note}. {message}" if message else note
     texts = NOTATION.texts(pos)
     view = view_from_position(pos, status=message, scores=score_panel(pos), moves=tuple(texts))
     outcome = session.outcome

@@ -2,7 +2,7 @@
 
 A rule component that implements one of these protocols names it in its ``provides``; the
 variant's ``Rules`` then holds that component in the matching attribute (``rules.scoring``,
-``rules.placement``, ``rules.agreement``), or None. ``rules.multi_move_turns`` says whether a
+``rules.placement``, ``rules.agreement``, ``rules.turn_note``), or None. ``rules.multi_move_turns`` says whether a
 player may make more than one move in a turn.
 """
 
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .position import Outcome, Position
     from .territory import Score
 
-CAPABILITIES = ("scoring", "placement", "agreement", "multi_move_turns")
+CAPABILITIES = ("scoring", "placement", "agreement", "turn_note", "multi_move_turns")
 
 
 class Scoring(Protocol):
@@ -40,4 +40,11 @@ class Agreement(Protocol):
 
     def agreement_outcome(self, pos: Position) -> Outcome:
         """The result when the players agree to stop (raises when the rules do not allow it)."""
+        ...
+
+
+class TurnNote(Protocol):
+    def turn_note(self, pos: Position) -> str:
+        """A short line for the display on what the side to move may do now ("" for nothing
+        special), for rules a player cannot see on the board (which moves a menu allows)."""
         ...

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from .capabilities import Agreement, Placement, Scoring
+from .capabilities import Agreement, Placement, Scoring, TurnNote
 from .components import Component, Mover, component_class, overrides
 from .moves import Move
 from .pieces import BOTH, CAPTURE, MOVE
@@ -133,6 +133,7 @@ class Rules:
         self.scoring = cast("Scoring | None", provided.get("scoring"))
         self.placement = cast("Placement | None", provided.get("placement"))
         self.agreement = cast("Agreement | None", provided.get("agreement"))
+        self.turn_note = cast("TurnNote | None", provided.get("turn_note"))
         self.capabilities = frozenset(provided) | ({"multi_move_turns"} if self.multi_move_turns else set())
 
     def component(self, name: str) -> Component | None:
