@@ -741,7 +741,7 @@ class Referee:
             if self._last_t + self.timing.guide_ms > now:
                 return
         if self._resync:
-            loose = [(s.move,) for s in index.match_loose(sig)]
+            loose: list[tuple[Move, ...]] = [(s.move,) for s in index.match_loose(sig)]
             if not loose and not seqs:
                 seqs = explain(self.position, self._observed, diff_cells, self._touched, self.identity, strict=False,
                                max_plies=plies)

@@ -175,7 +175,7 @@ class Service:
         #: Called on the controller thread with each update, right after it was committed.
         self.on_update: Callable[[Update], None] | None = None
         #: Called on the controller thread with the status just shown (screen, panel, board lights).
-        self.on_show: Callable[[object], None] | None = None
+        self.on_show: Callable[[Status], None] | None = None
 
     def say(self, text: str, level: int = logging.INFO) -> None:
         """One message for whoever watches the service: one line, one write."""

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge import Link, LinkState
+from firmware_bridge import Link, LinkState, LinkStatus
 
 ROOT = Path(__file__).resolve().parents[1]
 WAIT = 10.0
@@ -31,7 +31,7 @@ def read_line(proc: subprocess.Popen, timeout: float = WAIT) -> str:
     return proc.stdout.readline().rstrip("\n")
 
 
-def test_sim_board_prints_its_path_first_then_plays_the_script_to_a_link(tmp_path):
+def test_sim_board_prints_its_path_first_then_plays_the_script_to_a_link(tmp_path: Path) -> None:
     script = tmp_path / "opening.txt"
     script.write_text("# 1. e4 e5\nlift e2\nplace e4\nchoose nothing\nsleep 30\nlift e7\nplace e5\n")
     link_path = tmp_path / "board"
@@ -52,7 +52,7 @@ def test_sim_board_prints_its_path_first_then_plays_the_script_to_a_link(tmp_pat
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(WAIT) == 0
         assert not os.path.lexists(path)  # the board cleaned up its symlink
-        seen = []
+        seen: list[LinkStatus] = []
         while not seen or seen[-1].state is not LinkState.DISCONNECTED:
             seen.append(link.states.get(timeout=WAIT))
     finally:

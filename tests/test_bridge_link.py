@@ -108,9 +108,9 @@ def settle(link: Link, model: Model) -> Model:
     return model
 
 
-def wait_state(link: Link, state: LinkState, timeout: float = WAIT) -> list:
+def wait_state(link: Link, state: LinkState, timeout: float = WAIT) -> list[LinkStatus]:
     """States seen up to and including ``state``."""
-    seen = []
+    seen: list[LinkStatus] = []
     deadline = time.monotonic() + timeout
     while not seen or seen[-1].state is not state:
         remaining = deadline - time.monotonic()
@@ -578,7 +578,9 @@ class HandBoard:
                     return message
             remaining = deadline - time.monotonic()
             assert remaining > 0, f"no {kind.__name__} from the host"
-            ready, _, _ = select.select([self.port._master], [], [], remaining)
+            master = self.port._master
+            assert master is not None, "the hand board's pty was unplugged"
+            ready, _, _ = select.select([master], [], [], remaining)
             if ready:
                 pending = self.framer.feed(self.port.read())
 

@@ -19,6 +19,7 @@ from firmware_bridge.messages import (
     Event,
     Heartbeat,
     Hello,
+    Message,
     Ping,
     RequestSnapshot,
     SetLeds,
@@ -35,7 +36,7 @@ def _chess_start(identity: bool) -> bytes:
     return bytes((piece_for_code(variant, c) if identity else 1) if c else 0 for c in board)
 
 
-EXAMPLES = {
+EXAMPLES: dict[str, Message] = {
     "hello": Hello(0x51B0A4D1, 64, P.CAP_LEDS, (1, 0, 0), 0x1234, 250, 5, 20, token=0, seq=0),
     "event-place": Event(28, P.ACTION_PLACE, P.PIECE_NONE, 12345, seq=7),
     "event-lift-identity": Event(12, P.ACTION_LIFT, ord("P"), 12000, seq=8),
@@ -74,7 +75,7 @@ def test_the_document_has_an_example_of_every_frame_type():
 
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
-def test_codec_produces_the_documented_bytes(name):
+def test_codec_produces_the_documented_bytes(name: str) -> None:
     shown = doc_examples()[name]
     message = EXAMPLES[name]
     assert body(message) == shown["body"]

@@ -15,7 +15,8 @@ FOOLS_MATE = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
 
 def colours(image: pygame.Surface) -> set[tuple[int, int, int]]:
     w, h = image.get_size()
-    return {tuple(image.get_at((x, y)))[:3] for x in range(0, w, 3) for y in range(0, h, 3)}
+    pixels = (image.get_at((x, y)) for x in range(0, w, 3) for y in range(0, h, 3))
+    return {(c.r, c.g, c.b) for c in pixels}
 
 
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080), (480, 800)])

@@ -95,8 +95,8 @@ def draw(view: View, size: tuple[int, int]) -> tuple[pygame.Surface, Layout]:
 
 def colours_in(surface: pygame.Surface, rect: pygame.Rect) -> set[tuple[int, int, int]]:
     rect = rect.clip(surface.get_rect())
-    return {tuple(surface.get_at((x, y)))[:3] for x in range(rect.left, rect.right)
-            for y in range(rect.top, rect.bottom)}
+    pixels = (surface.get_at((x, y)) for x in range(rect.left, rect.right) for y in range(rect.top, rect.bottom))
+    return {(c.r, c.g, c.b) for c in pixels}
 
 
 def has_colour(surface: pygame.Surface, rect: pygame.Rect, colour: tuple[int, int, int], tolerance: int = 9) -> bool:
@@ -373,8 +373,9 @@ def test_pieces_are_distinguishable_for_three_sides() -> None:
         assert differ > 0.08 * max(m1.count(), m2.count()), f"{g1} and {g2} look alike"
     # Fairy discs differ by their letters: the letter ink (outline colour) covers different pixels.
     ink = theme.side_colours(sides, 0)[1]
-    a, c = (pygame.mask.from_threshold(sprite(piece(0, x), sides, size), ink, (30, 30, 30, 255)) for x in "AC")
-    assert a.count() + c.count() - 2 * a.overlap_area(c, (0, 0)) > 0.15 * a.count()
+    ink_a, ink_c = (pygame.mask.from_threshold(sprite(piece(0, x), sides, size), ink, (30, 30, 30, 255))
+                    for x in "AC")
+    assert ink_a.count() + ink_c.count() - 2 * ink_a.overlap_area(ink_c, (0, 0)) > 0.15 * ink_a.count()
 
 
 def test_fairy_pieces_are_explained_in_a_legend() -> None:

@@ -90,7 +90,11 @@ def test_views_from_another_thread_wake_the_loop(window: Window, view: View) -> 
 
 
 def test_show_from_another_thread_posts_one_wake_up_event(window: Window, view: View) -> None:
-    worker = threading.Thread(target=lambda: [window.show(replace(view, status=str(i))) for i in range(10)])
+    def show_ten() -> None:
+        for i in range(10):
+            window.show(replace(view, status=str(i)))
+
+    worker = threading.Thread(target=show_ten)
     worker.start()
     worker.join(timeout=5)
     wake_ups = pygame.event.get(window.wake_type)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import engine
@@ -15,7 +16,7 @@ from controller.event_scripts import Style, script_for_moves
 from controller.store import GameStore
 from firmware_bridge.script import Place, parse_script
 from firmware_bridge.simboard import SimBoard
-from tests.test_e2e_service import TIMEOUT, Run
+from tests.test_e2e_service import TIMEOUT, Run, latest_game
 
 CHESS = engine.find_variant("chess")
 #: One display frame at 30 frames a second: the tolerance the issue sets.
@@ -68,7 +69,7 @@ def stored_clocks(db: Path) -> list[int]:
 
 
 def read_moves(run: Run, n: int) -> list[str]:
-    got = []
+    got: list[str] = []
     while len(got) < n:
         line = run.next_line()
         if not line.startswith("undo "):
@@ -76,7 +77,7 @@ def read_moves(run: Run, n: int) -> list[str]:
     return got
 
 
-def wait_for_err(run: Run, text: str) -> None:
+def wait_for_err(run: ClockRun, text: str) -> None:
     """Wait until the service's stderr says ``text`` (stderr lines arrive on a queue)."""
     deadline = threading.Event()
     timer = threading.Timer(TIMEOUT, deadline.set)
@@ -93,9 +94,9 @@ def wait_for_err(run: Run, text: str) -> None:
 
 
 class ClockRun(Run):
-    def __init__(self, *args: str) -> None:
+    def __init__(self, port: str, db: Path, frame: Path, *extra: str) -> None:
         self.err_event = threading.Event()
-        super().__init__(*args)
+        super().__init__(port, db, frame, *extra)
 
     def _read_err(self) -> None:
         assert self.proc.stderr is not None
@@ -104,8 +105,8 @@ class ClockRun(Run):
             self.err_event.set()
 
 
-def check_chain(values: list[int], done: list[int], start_ms: int, bonus, tolerance: int = FRAME_MS,
-                first: int = 1) -> None:
+def check_chain(values: list[int], done: list[int], start_ms: int, bonus: Callable[[int], int],
+                tolerance: int = FRAME_MS, first: int = 1) -> None:
     """values[k]: the mover's time after ply k; from ply ``first`` on, each equals that side's
     previous value minus the time since the opponent's move completed, plus ``bonus(used)``."""
     for k in range(first, len(values)):
@@ -120,7 +121,7 @@ def test_increment_clock_follows_the_board(tmp_path: Path) -> None:
     tb = TimedBoard(MOVES, thinks)
     tb.board.start()
     db, frame = tmp_path / "g.sqlite3", tmp_path / "f.png"
-    run = ClockRun(tb.board.path, str(db), str(frame), "--time-control", "1+2")
+    run = ClockRun(tb.board.path, db, frame, "--time-control", "1+2")
     try:
         assert run.next_line() == f"frame: {frame}"
         tb.board.start_script(tb.commands)
@@ -143,7 +144,7 @@ def test_us_delay_charges_only_time_beyond_the_delay(tmp_path: Path) -> None:
     tb = TimedBoard(moves, thinks)
     tb.board.start()
     db, frame = tmp_path / "g.sqlite3", tmp_path / "f.png"
-    run = ClockRun(tb.board.path, str(db), str(frame), "--time-control", "1d1")
+    run = ClockRun(tb.board.path, db, frame, "--time-control", "1d1")
     try:
         assert run.next_line() == f"frame: {frame}"
         tb.board.start_script(tb.commands)
@@ -165,7 +166,7 @@ def test_flag_fall_loses_the_game(tmp_path: Path) -> None:
     tb = TimedBoard(MOVES[:4], thinks)
     tb.board.start()
     db, frame = tmp_path / "g.sqlite3", tmp_path / "f.png"
-    run = ClockRun(tb.board.path, str(db), str(frame), "--time-control", "0.1")
+    run = ClockRun(tb.board.path, db, frame, "--time-control", "0.1")
     try:
         assert run.next_line() == f"frame: {frame}"
         tb.board.start_script(tb.commands)
@@ -178,7 +179,7 @@ def test_flag_fall_loses_the_game(tmp_path: Path) -> None:
             run.proc.kill()
         tb.board.stop()
     with GameStore(db) as store:
-        record = store.latest()
+        record = latest_game(store)
     assert (record.result, record.termination) == ("1-0", "time_forfeit")
     assert record.moves == tuple(MOVES[:3])  # the move after the flag fell does not count
 
@@ -192,7 +193,7 @@ def test_restart_resumes_the_clock(tmp_path: Path) -> None:
     first = tb.commands[:next(i for i, c in enumerate(tb.commands) if getattr(c, "line", 0)
                                and tb.ply_of_line.get(c.line) == 4)]
     rest = tb.commands[len(first):]
-    run = ClockRun(tb.board.path, str(db), str(frame), "--time-control", "1+1")
+    run = ClockRun(tb.board.path, db, frame, "--time-control", "1+1")
     try:
         assert run.next_line() == f"frame: {frame}"
         tb.board.start_script(first)
@@ -200,7 +201,7 @@ def test_restart_resumes_the_clock(tmp_path: Path) -> None:
         assert tb.board.done.wait(TIMEOUT)
         assert run.stop() == 0
         before = stored_clocks(db)
-        run = ClockRun(tb.board.path, str(db), str(frame), "--time-control", "1+1")
+        run = ClockRun(tb.board.path, db, frame, "--time-control", "1+1")
         assert run.next_line() == f"frame: {frame}"
         tb.board.start_script(rest)
         assert read_moves(run, 4) == MOVES[4:]

@@ -46,7 +46,7 @@ from engine.components.placement import Placement
 from engine.components.territory import TerritoryRules
 from firmware_bridge.script import parse_script
 from firmware_bridge.simboard import SimBoard
-from tests.test_e2e_service import Run, read_game, replay_stream
+from tests.test_e2e_service import Run, latest_game, read_game, replay_stream
 
 MATH = engine.find_variant("mathematichess")
 RULES = MATH.rules.get(TerritoryRules)
@@ -101,7 +101,7 @@ def test_whole_game_on_an_identity_board_through_chessery_run(tmp_path: Path) ->
     assert replay_stream(out) == MOVES
     final = final_position()
     with GameStore(db) as store:
-        record = store.latest()
+        record = latest_game(store)
         assert record.variant == "mathematichess" and record.moves == tuple(MOVES)
         assert record.result == "*"  # nobody has ended it
     stored = engine.start_position(MATH)
@@ -194,7 +194,7 @@ def test_whole_game_on_an_occupancy_board_asked_and_ended_by_agreement(tmp_path:
     totals = RULES.score(pos).totals
     result = RULES.agreement_outcome(pos).result(2)
     assert shown.prompt.question == f"Both agree to end? {result}, {totals[0]} to {totals[1]}"
-    record = store.latest()
+    record = latest_game(store)
     store.close()
     assert record.moves == tuple(moves)
     assert (record.result, record.termination) == (result, "agreement")

@@ -13,13 +13,14 @@ import signal
 import subprocess
 import sys
 import threading
+from functools import partial
 from pathlib import Path
 
 import pygame
 
 import engine
 from controller.event_scripts import OPERA_GAME, Style, script_for_moves
-from controller.store import GameStore
+from controller.store import GameRecord, GameStore
 from firmware_bridge.script import parse_script
 from firmware_bridge.simboard import SimBoard
 
@@ -66,6 +67,13 @@ class Run:
     def stop(self) -> int:
         self.proc.send_signal(signal.SIGTERM)
         return self.proc.wait(timeout=10)
+
+
+def latest_game(store: GameStore) -> GameRecord:
+    """The newest game in ``store``; the test expects one."""
+    record = store.latest()
+    assert record is not None, f"no game in {store.path}"
+    return record
 
 
 def replay_stream(lines: list[str], base: list[str] | None = None) -> list[str]:
@@ -118,11 +126,14 @@ class Player:
             self._stop = True
             self._changed.notify_all()
 
+    def _may_play(self, ply: int) -> bool:
+        return self._allowed > ply or self._stop
+
     def _run(self) -> None:
         try:
             for i, ply in enumerate(self.plies):
                 with self._changed:
-                    if not self._changed.wait_for(lambda i=i: self._allowed > i or self._stop, TIMEOUT):
+                    if not self._changed.wait_for(partial(self._may_play, i), TIMEOUT):
                         raise TimeoutError(f"ply {i + 1} was never allowed")
                     if self._stop:
                         return
@@ -157,7 +168,7 @@ def test_whole_game_with_bounce_slides_and_captures_both_ways(tmp_path: Path) ->
         board.stop()
     assert replay_stream(lines) == moves
     with GameStore(db) as store:
-        record = store.latest()
+        record = latest_game(store)
         assert record.moves == tuple(moves)
         assert (record.result, record.termination) == ("1-0", "checkmate")
     image = pygame.image.load(str(frame))
@@ -212,7 +223,7 @@ def test_kill_9_at_random_moments_loses_no_accepted_move(tmp_path: Path) -> None
                 if line is not None:
                     lines.append(line)
             with GameStore(db) as store:  # every move it reported is in the file
-                stored = list(store.latest().moves)
+                stored = list(latest_game(store).moves)
             assert stored[:printed()] == replay_stream(lines, base)
             base, lines = stored, []
             run = Run(board.path, db, frame)
@@ -228,7 +239,7 @@ def test_kill_9_at_random_moments_loses_no_accepted_move(tmp_path: Path) -> None
             run.proc.kill()
         board.stop()
     with GameStore(db) as store:
-        assert list(store.latest().moves) == moves
+        assert list(latest_game(store).moves) == moves
         assert len(store.game_ids()) == 1  # resumed each time, never a new game
 
 
@@ -257,7 +268,7 @@ def test_cable_pulled_while_the_players_go_on(tmp_path: Path) -> None:
     assert board.boots == 2  # it really was unplugged and came back
     assert replay_stream(lines) == moves
     with GameStore(db) as store:
-        assert store.latest().moves == tuple(moves)
+        assert latest_game(store).moves == tuple(moves)
     err = "".join(run.err)
     assert "reconnecting" in err and "back after" in err
 
@@ -323,7 +334,7 @@ def test_wrong_board_lights_the_cells_on_the_board_and_the_panel(tmp_path: Path,
         service.links[0].ping()
         assert not any(board.leds())
         assert mock_pins.pin(5).state
-        assert store.latest().moves == ("e2e4",)
+        assert latest_game(store).moves == ("e2e4",)
     finally:
         service.stop()
         board.stop()
@@ -343,6 +354,7 @@ def test_a_busy_controller_sees_the_board_in_order_and_finishes_after_the_last_m
     from controller.config import Config, GpioConfig
     from controller.inference import Status, Timing
     from controller.service import Service
+    from controller.session import Update
 
     link_path = tmp_path / "board"
     store = GameStore(tmp_path / "games.sqlite3")
@@ -360,8 +372,12 @@ def test_a_busy_controller_sees_the_board_in_order_and_finishes_after_the_last_m
             go.wait(TIMEOUT)
             shown.append(status)
 
+    def on_update(update: Update) -> None:
+        accepted.extend(update.accepted)
+        undone.extend(update.undone)
+
     service.on_show = on_show
-    service.on_update = lambda update: (accepted.extend(update.accepted), undone.extend(update.undone))
+    service.on_update = on_update
     board = SimBoard(CHESS, link_path=str(link_path))  # not started: no port yet
     try:
         service.start()
@@ -375,7 +391,7 @@ def test_a_busy_controller_sees_the_board_in_order_and_finishes_after_the_last_m
         assert service.finished.wait(TIMEOUT), [s.message for s in shown[-3:]]
         assert service.error is None
         assert (accepted, undone) == (["e2e4"], [])
-        assert store.latest().moves == ("e2e4",)
+        assert latest_game(store).moves == ("e2e4",)
         assert [s.kind for s in shown if s.kind == "fix"] == []
         assert shown[-1].message.startswith("White played e2e4")
     finally:
@@ -414,7 +430,7 @@ def test_alice_on_two_boards_on_two_ports(tmp_path: Path) -> None:
         board_b.play(parse_script("lift d5\nlift e4", CHESS), timeout=TIMEOUT)
         board_a.play(parse_script("place d5", CHESS), timeout=TIMEOUT)
         assert updates.get(timeout=TIMEOUT).accepted == ("e4'd5'",)
-        assert store.latest().moves == ("e2e4", "d7d5", "e4'd5'")
+        assert latest_game(store).moves == ("e2e4", "d7d5", "e4'd5'")
     finally:
         service.stop()
         board_a.stop()

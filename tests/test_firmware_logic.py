@@ -277,14 +277,14 @@ class Lights:
         self.shown.append(bytes(levels))
 
 
-def test_app_boots_from_the_matrix_scans_on_its_period_and_drives_lights():
+def test_app_boots_from_the_matrix_scans_on_its_period_and_drives_lights() -> None:
     pins = VirtualPins(8, 8)
     pins.readings[0] = 1
     port, lights = ListPort(), Lights()
     app = FirmwareApp.boot(pins.matrix, port, 0, lights, debounce_ms=10, scan_ms=5)
     host = Framer()
     (hello,) = host.feed(bytes(port.sent))
-    assert hello.cells == 64 and hello.scan_ms == 5
+    assert isinstance(hello, Hello) and hello.cells == 64 and hello.scan_ms == 5
     port.sent.clear()
     pins.readings[0] = 0
     port.inbox += encode(SetLeds(P.LED_ON, (3,)))

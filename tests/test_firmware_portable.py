@@ -159,7 +159,8 @@ def _check_scenario_output(stdout: str) -> None:
     assert int(lines["leds"]) == P.LED_BLINK
     messages = Framer().feed(bytes.fromhex(lines["out"]))
     kinds = [type(m).__name__ for m in messages]
-    assert kinds[0] == "Hello" and messages[0].cells == 169 and messages[0].identity
+    hello = messages[0]
+    assert isinstance(hello, Hello) and hello.cells == 169 and hello.identity
     events = [m for m in messages if isinstance(m, Event)]
     assert events == [Event(0, P.ACTION_LIFT, ord("R"), 28, events[0].seq),  # first scan after 27
                       Event(84, P.ACTION_PLACE, ord("R"), 60, events[1].seq)]

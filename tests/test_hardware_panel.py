@@ -81,7 +81,9 @@ def test_buttons_drive_a_session(mock_pins, tmp_path: Path) -> None:
     g = chess.geometry
     session.event(Event(g.index("b7"), False, 10))
     session.event(Event(g.index("b8"), True, 20))
-    assert session.tick(100).status.prompt.kind == "promotion"
+    prompt = session.tick(100).status.prompt
+    assert prompt is not None
+    assert prompt.kind == "promotion"
     a, b = mock_pins.pin(20), mock_pins.pin(21)
     try:
         for pin, low in ((a, True), (b, True), (a, False), (b, False)):
@@ -91,6 +93,7 @@ def test_buttons_drive_a_session(mock_pins, tmp_path: Path) -> None:
         update = session.button(inputs.get(timeout=2), 210)
         mock_pins.pin(17).drive_high()
         assert update.accepted == ("b7b8r",)  # queen, then one click on: rook
+        assert session.game_id is not None
         assert store.game(session.game_id).moves == ("b7b8r",)
     finally:
         panel.close()

@@ -13,9 +13,9 @@ import engine
 from controller.event_scripts import placement_game
 from controller.inference import Event, Timing
 from controller.screen import score_panel, view_of
-from controller.session import Session
+from controller.session import Session, Update
 from controller.store import GameStore
-from display.render import cell_colour, render
+from display.render import Layout, cell_colour, render
 from display.view import View, view_from_position
 from engine.components.placement import Placement
 from engine.components.territory import TerritoryRules
@@ -53,17 +53,17 @@ def started(tmp_path: Path, clock: Clock, fen: str | None = None, identity: bool
     return session
 
 
-def place(session: Session, clock: Clock, name: str, piece: int = 0):
+def place(session: Session, clock: Clock, name: str, piece: int = 0) -> Update:
     session.event(Event(G.index(name), True, clock(), piece))
     return session.tick(clock(T.settle_ms + 5))
 
 
-def draw(view: View) -> tuple[pygame.Surface, object]:
+def draw(view: View) -> tuple[pygame.Surface, Layout]:
     surface = pygame.Surface((800, 480))
     return surface, render(view, surface)
 
 
-def touch(session: Session, clock: Clock, key: str):
+def touch(session: Session, clock: Clock, key: str) -> Update:
     """Touch the button for ``key`` on the rendered frame, as the window reports it."""
     view = view_of(session)
     _surface, layout = draw(view)
@@ -82,6 +82,7 @@ def test_placement_asks_which_piece_with_the_counts_left_and_takes_a_touch(tmp_p
     update = place(session, clock, "c1")
     assert update.status.message == "Which piece did you place on c1?"
     view = view_of(session)
+    assert view.prompt is not None
     assert [(c.key, c.count) for c in view.prompt.choices] == [(k.letter, 9) for k in MATH.kinds]
     assert all(c.piece is not None and c.piece.side == 0 for c in view.prompt.choices)
     assert touch(session, clock, "Q").accepted == ("Q@c1",)
@@ -89,13 +90,16 @@ def test_placement_asks_which_piece_with_the_counts_left_and_takes_a_touch(tmp_p
     assert touch(session, clock, "Q").accepted == ("Q@d1",)  # black's queen: black still has 9
     place(session, clock, "e1")
     view = view_of(session)
+    assert view.prompt is not None
     counts = {c.key: c.count for c in view.prompt.choices}
     assert counts == {**{k.letter: 9 for k in MATH.kinds}, "Q": 8}  # white has placed one queen
     _surface, layout = draw(view)
     queen = [c.key for c in view.prompt.choices].index("Q")
     labels = [text for text, rect, role in layout.texts if role == "button" and rect.colliderect(layout.choices[queen])]
     assert any("×8" in text for text in labels), labels
-    assert session.store.latest().moves == ("Q@c1", "Q@d1")
+    record = session.store.latest()
+    assert record is not None
+    assert record.moves == ("Q@c1", "Q@d1")
 
 
 def test_placement_answered_with_the_buttons(tmp_path: Path) -> None:
@@ -104,9 +108,13 @@ def test_placement_answered_with_the_buttons(tmp_path: Path) -> None:
     place(session, clock, "g7")
     for _ in range(3):
         session.button("next", clock())
-    assert view_of(session).prompt.selected == 3
+    prompt = view_of(session).prompt
+    assert prompt is not None
+    assert prompt.selected == 3
     assert session.button("confirm", clock()).accepted == ("R@g7",)
-    assert session.store.latest().moves == ("R@g7",)
+    record = session.store.latest()
+    assert record is not None
+    assert record.moves == ("R@g7",)
 
 
 def test_a_kind_placed_nine_times_is_no_longer_offered(tmp_path: Path) -> None:
@@ -116,7 +124,9 @@ def test_a_kind_placed_nine_times_is_no_longer_offered(tmp_path: Path) -> None:
     clock = Clock()
     session = started(tmp_path, clock, fen=pos.fen())
     place(session, clock, "m13")
-    choices = view_of(session).prompt.choices
+    prompt = view_of(session).prompt
+    assert prompt is not None
+    choices = prompt.choices
     assert "Q" not in [c.key for c in choices]
     assert {c.key: c.count for c in choices}["P"] == 9  # black's pawns are black's business
     assert dict(PLACEMENT.remaining(session.position, 0)) == {c.key: c.count for c in choices}
@@ -178,6 +188,7 @@ def test_no_agreement_during_placement(tmp_path: Path) -> None:
     session.answer("K", clock())
     session.button("menu", clock())
     prompt = session.status.prompt
+    assert prompt is not None
     assert prompt.question == "Start a new game? (No ending by agreement: the game cannot end during placement)"
     assert [o.key for o in prompt.options] == ["yes", "no"]
     session.answer("no", clock())
@@ -189,7 +200,9 @@ def test_no_agreement_before_both_terminators(tmp_path: Path) -> None:
     session = started(tmp_path, clock, fen=fen_after(162))
     one_step(session, clock)
     session.button("menu", clock())
-    assert session.status.prompt.question == ("Start a new game? (No ending by agreement: white and black must play "
+    prompt = session.status.prompt
+    assert prompt is not None
+    assert prompt.question == ("Start a new game? (No ending by agreement: white and black must play "
                                               "the terminator first)")
 
 
@@ -199,27 +212,35 @@ def test_both_players_confirm_the_agreement_and_the_result_is_stored(tmp_path: P
     one_step(session, clock)
     session.button("menu", clock())
     menu = session.status.prompt
+    assert menu is not None
     assert [o.key for o in menu.options] == ["agree", "yes", "no"]
     update = session.button("confirm", clock())  # the first player: "End the game by agreement"
     question = update.status.prompt
+    assert question is not None
     totals = RULES.score(session.position).totals
     outcome = RULES.agreement_outcome(session.position)
     result = outcome.result(2)
     assert question.kind == "agreement"
     assert question.question == f"Both agree to end? {result}, {totals[0]} to {totals[1]}"
-    assert session.phase == "play" and session.store.latest().result == "*"
+    record = session.store.latest()
+    assert record is not None
+    assert session.phase == "play" and record.result == "*"
     update = touch(session, clock, "yes")  # the second player confirms on the screen
     assert session.phase == "over" and update.status.message.startswith(f"Game over: {result} (agreement)")
     record = session.store.latest()
+    assert record is not None
     assert (record.result, record.termination) == (result, "agreement")
     assert record.finished is not None
     view = view_of(session)
     assert view.result == f"{result} agreement" and view.side_to_move is None
+    assert view.scores is not None
     assert view.scores.totals == totals
     # The takeback button reopens the game (and takes back the last move, as after any ending).
     session.takeback(clock())
     assert session.phase == "play" and session.outcome is None
-    assert session.store.latest().result == "*"
+    record = session.store.latest()
+    assert record is not None
+    assert record.result == "*"
 
 
 def test_declining_the_agreement_keeps_playing(tmp_path: Path) -> None:
@@ -230,9 +251,13 @@ def test_declining_the_agreement_keeps_playing(tmp_path: Path) -> None:
     session.answer("agree", clock())
     session.answer("no", clock())
     assert session.phase == "play" and session.status.prompt is None
-    assert session.store.latest().finished is None
+    record = session.store.latest()
+    assert record is not None
+    assert record.finished is None
     one_step(session, clock)
-    assert len(session.store.latest().moves) == 2
+    record = session.store.latest()
+    assert record is not None
+    assert len(record.moves) == 2
 
 
 def test_bonuses_won_are_named_over_the_totals() -> None:
@@ -242,7 +267,8 @@ def test_bonuses_won_are_named_over_the_totals() -> None:
     score = RULES.score(pos)
     assert score.bonuses  # black owns four sovereign territories and a homogeneous one by now
     panel = score_panel(pos)
-    per_side = {}
+    assert panel is not None
+    per_side: dict[int, int] = {}
     for _name, side, points in score.bonuses:
         per_side[side] = per_side.get(side, 0) + points
     named = ", ".join(f"{MATH.sides[side]} +{points}" for side, points in sorted(per_side.items()))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import chess.pgn
@@ -20,6 +21,8 @@ from controller.board_map import SensorMap
 from controller.config import Config, GpioConfig
 from controller.service import Service
 from controller.store import GameStore
+from display.render import Layout
+from display.view import View
 from display.window import Window
 from firmware_bridge.script import parse_script
 from firmware_bridge.simboard import SimBoard
@@ -36,7 +39,7 @@ class Screen:
         service.window = self.window
         self.window.open()
 
-    def pump(self, done, what: str) -> None:
+    def pump(self, done: Callable[[], bool], what: str) -> None:
         end = time.monotonic() + TIMEOUT
         while time.monotonic() < end:
             self.window.step(0.05)  # waits for SDL events (a new view wakes it)
@@ -53,8 +56,10 @@ class Screen:
     def tap(self, label: str, finger: bool = False) -> None:
         self.pump(lambda: label in self.buttons(), f"a button {label!r}")
         rect = self.buttons()[label]
+        layout = self.window.layout
+        assert layout is not None
         # the whole button takes the touch, not only its text: tap near its corner
-        button = next(b for b in [*self.window.layout.choices, self.window.layout.menu_button]
+        button = next(b for b in [*layout.choices, layout.menu_button]
                       if b is not None and b.colliderect(rect))
         x, y = button.left + 3, button.bottom - 3
         if finger:
@@ -67,9 +72,18 @@ class Screen:
         before = self.window.view
         self.pump(lambda: self.window.view is not before, f"the screen after tapping {label!r}")
 
-    def title(self) -> str:
+    def view(self) -> View:
         view = self.window.view
         assert view is not None
+        return view
+
+    def layout(self) -> Layout:
+        layout = self.window.layout
+        assert layout is not None
+        return layout
+
+    def title(self) -> str:
+        view = self.view()
         return view.menu.title if view.menu is not None else ""
 
     def close(self) -> None:
@@ -126,13 +140,13 @@ def test_names_resign_and_export_by_taps(tmp_path: Path, size: tuple[int, int]) 
         screen.tap("Resign")
         screen.tap("White resigns")
         screen.pump(lambda: service.session.phase == "over", "the game to end")
-        assert screen.window.view.menu is None and screen.window.view.result == "0-1 resignation"
-        assert screen.window.view.title == "Anderssen - Kieseritzky"
+        assert screen.view().menu is None and screen.view().result == "0-1 resignation"
+        assert screen.view().title == "Anderssen - Kieseritzky"
         screen.tap("Menu")
         screen.tap("Export to USB")
         screen.pump(lambda: screen.title().startswith("Game 1 saved to"), "the export")
         screen.tap("OK")
-        assert screen.window.view.menu is None
+        assert screen.view().menu is None
         # another variant does not fit a 64-square board: said, and the game stays
         screen.tap("Menu")
         screen.tap("Settings")  # unlocked while the menu was open before? no: asked again
@@ -153,7 +167,9 @@ def test_names_resign_and_export_by_taps(tmp_path: Path, size: tuple[int, int]) 
     assert (game.headers["White"], game.headers["Black"], game.headers["Result"]) == ("Anderssen", "Kieseritzky",
                                                                                       "0-1")
     assert [board_move.uci() for board_move in game.mainline_moves()] == ["e2e4", "e7e5"]
-    assert store.latest().termination == "resignation"
+    record = store.latest()
+    assert record is not None
+    assert record.termination == "resignation"
     store.close()
 
 
@@ -168,17 +184,19 @@ def test_new_game_of_another_variant_without_a_board(tmp_path: Path) -> None:
         screen.tap("Settings")  # no PIN configured: straight in
         screen.tap("Variant")
         screen.tap("Mathematichess")
-        screen.pump(lambda: screen.window.view.geometry.size == 169, "the 13x13 board")
-        assert screen.window.view.title == "Mathematichess" and screen.window.view.menu is None
+        screen.pump(lambda: screen.view().geometry.size == 169, "the 13x13 board")
+        assert screen.view().title == "Mathematichess" and screen.view().menu is None
         assert service.session.phase == "play"
         # the buttons of the panel: flip board turns the board round
-        first = screen.window.layout.cells[0].center
+        first = screen.layout().cells[0].center
         screen.tap("Menu")
         screen.tap("Flip board")
-        screen.pump(lambda: screen.window.view.flipped, "the board turned round")
-        assert screen.window.layout.cells[0].center != first
+        screen.pump(lambda: screen.view().flipped, "the board turned round")
+        assert screen.layout().cells[0].center != first
     finally:
         service.stop()
         screen.close()
-    assert store.latest().variant == "mathematichess"
+    record = store.latest()
+    assert record is not None
+    assert record.variant == "mathematichess"
     store.close()

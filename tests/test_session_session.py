@@ -39,6 +39,7 @@ def move(session: Session, clock: Clock, frm: str, to: str, store_path: Path | N
         out += session.event(Event(cell(name), down, clock())).accepted
     update = session.tick(clock(T.settle_ms + 5))
     if update.accepted and store_path is not None:
+        assert session.game_id is not None
         with GameStore(store_path) as other:  # a second connection sees only what was committed
             assert other.game(session.game_id).moves[-len(update.accepted):] == update.accepted
     return out + list(update.accepted)
@@ -68,7 +69,9 @@ def test_setup_phase_shows_what_is_missing_then_starts_the_game(tmp_path: Path) 
     update = session.event(Event(cell("d1"), True, clock()))
     assert update.phase == "play" and update.note == "game started"
     assert update.status.message == "White to move"
-    assert store.latest().moves == ()
+    record = store.latest()
+    assert record is not None
+    assert record.moves == ()
 
 
 def test_moves_are_committed_before_they_are_reported(tmp_path: Path) -> None:
@@ -76,6 +79,7 @@ def test_moves_are_committed_before_they_are_reported(tmp_path: Path) -> None:
     session, store, path = started(tmp_path, clock)
     assert move(session, clock, "e2", "e4", path) == ["e2e4"]
     assert move(session, clock, "e7", "e5", path) == ["e7e5"]
+    assert session.game_id is not None
     assert store.game(session.game_id).moves == ("e2e4", "e7e5")
 
 
@@ -114,6 +118,7 @@ def test_restart_accepts_a_move_made_while_the_service_was_down(tmp_path: Path) 
     resumed = Session(CHESS, store)
     resumed.sync(readings, 0)
     assert resumed.tick(T.settle_ms).accepted == ("g8f6",)
+    assert resumed.game_id is not None
     assert store.game(resumed.game_id).moves == ("e2e4", "g8f6")
 
 
@@ -123,6 +128,7 @@ def test_game_over_then_setting_up_starts_a_new_game(tmp_path: Path) -> None:
     for frm, to in (("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")):
         move(session, clock, frm, to)
     first = session.game_id
+    assert first is not None
     assert session.phase == "over"
     assert session.status.message == "Game over: 0-1 (checkmate). Set up the pieces for a new game"
     record = store.game(first)
@@ -146,6 +152,7 @@ def test_takeback_button_after_mate_reopens_the_game(tmp_path: Path) -> None:
     update = session.button("takeback", clock())
     assert update.undone == ("d8h4",) and update.phase == "play"
     assert update.status.message == "Put the board back: h4: empty, d8: black queen"
+    assert session.game_id is not None
     record = store.game(session.game_id)
     assert record.moves == ("f2f3", "e7e5", "g2g4") and record.result == "*"
 
@@ -164,6 +171,7 @@ def test_promotion_answered_with_the_encoder_and_confirm_button(tmp_path: Path) 
     session.button("next", 110)  # queen -> rook -> bishop
     update = session.button("confirm", 120)
     assert update.accepted == ("b7b8b",)
+    assert session.game_id is not None
     assert store.game(session.game_id).moves == ("b7b8b",)
 
 
@@ -172,6 +180,7 @@ def test_menu_asks_before_abandoning_a_game(tmp_path: Path) -> None:
     session, store, _path = started(tmp_path, clock)
     move(session, clock, "e2", "e4")
     first = session.game_id
+    assert first is not None
     update = session.button("menu", clock())
     assert update.status.message == "Start a new game?"
     update = session.button("confirm", clock())  # "yes" is selected first
@@ -190,6 +199,7 @@ def test_pgn_export_reads_back_in_python_chess(tmp_path: Path) -> None:
     assert "[Variant" not in text and '[Result "0-1"]' in text and '[Termination "checkmate"]' in text
     assert "1. f3 e5 2. g4 Qh4# 0-1" in text
     game = chess.pgn.read_game(__import__("io").StringIO(text))
+    assert game is not None
     assert [m.uci() for m in game.mainline_moves()] == ["f2f3", "e7e5", "g2g4", "d8h4"]
     assert game.end().board().is_checkmate()
 
