@@ -17,5 +17,17 @@ DREAMCHESS47 = ("a4g4 g3g4 d1d7 f7b3 a2b3 g4d7 e1d2 c7a5 d2a5 b7b6 a5b6 g7f6 b1g
 SESQUI = ("H6H4 C6D2 E6F2 G6H2 H4H2 C2B5 A2H5 G2C2 A5E6 C4C6 E1D5 B5B2 F2F3 D1D3 A6B2 D3D5 A3A5 C3C4 "
           "B1B3 G3G2 E6B1 B6B4 B2B4 C5G6 H2G6 C2B4 A4H6 B4H6 B1B4 H6B4 G6G4q B4G4 H5H2 C4B2")
 
+#: The five Zeta games (hand-made, each short and ending in the line the game asks for): five
+#: across White's fifth rank; a diagonal four with one man at home; advancing pawns closing a five
+#: around Black's stalled row; pieces closing d5-h5; the king walking up to join the line.
+ZETA = "a1a5 h8h4 b1b5 g8g4 c1c5 f8f3 d1d5 h4h2 e1e5"
+ZETA_SHORT = "g1g7 a8a4 f1f6 b8b4 e1e5 c8c3 d1d4"
+ZETA_ADVANCING = "c1c5 h8h4 d1d5 g8g4 e1e5 f8f4 b1b5 e8e6 a1a5"
+ZETA_PIECES = "d1d5 a8a3 h1h5 b8c6 c1g5 g8h6 g1f3 c6b4 f3e5 a3a2 f1h3 b4c2 h3f5"
+ZETA_KING = "d1d5 a8a3 e1e2 b8c6 e2e3 g8h6 e3e4 c6b4 e4e5 a3a2 h1h5 h6f7 c1g5 b4c2 f1h3 c2e1 h3f5"
+
 DEMO_GAMES: dict[str, tuple[str, ...]] = {name: tuple(text.split()) for name, text in
-                                          (("dreamchess47", DREAMCHESS47), ("sesqui", SESQUI))}
+                                          (("dreamchess47", DREAMCHESS47), ("sesqui", SESQUI),
+                                           ("zeta", ZETA), ("zeta-short", ZETA_SHORT),
+                                           ("zeta-advancing", ZETA_ADVANCING), ("zeta-pieces", ZETA_PIECES),
+                                           ("zeta-king", ZETA_KING))}

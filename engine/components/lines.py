@@ -59,6 +59,22 @@ class Line(Component):
         self.needs = frozenset(v.kind_index[letter] for letter in needs) if needs else frozenset()
         self.steps = [(vec, g.step(vec), g.step((-vec[0], -vec[1]))) for vec in _DIRECTIONS]
         self.enemy_half = enemy_halves(v)
+        # Per direction, each cell's straight line (the id of its first cell) and its place on it:
+        # pieces on one line in order of place are the only candidates for a run, so the common
+        # case (fewer than N men on every line) is settled by counting.
+        self.line_of: list[list[int]] = []
+        self.place: list[list[int]] = []
+        for _vec, step, back in self.steps:
+            line_of, place = [0] * g.size, [0] * g.size
+            for cell in range(g.size):
+                if back[cell] >= 0:
+                    continue
+                cur, i = cell, 0
+                while cur >= 0:
+                    line_of[cur], place[cur] = cell, i
+                    cur, i = step[cur], i + 1
+            self.line_of.append(line_of)
+            self.place.append(place)
 
     # -- queries --------------------------------------------------------------------------------
     def line_cells(self, pos: Position, side: int) -> tuple[int, ...]:
@@ -68,22 +84,37 @@ class Line(Component):
         n = v.line_length
         board = pos.board
         owner = v.owner
-        for vec, step, back in self.steps:
-            for start in range(len(board)):
-                if owner[board[start]] != side:
+        mine = [c for c in range(len(board)) if owner[board[c]] == side]
+        if len(mine) < n:
+            return ()
+        for d, (vec, _step, _back) in enumerate(self.steps):
+            line_of, place = self.line_of[d], self.place[d]
+            lines: dict[int, list[int]] = {}
+            for c in mine:
+                lines.setdefault(line_of[c], []).append(c)
+            for cells in lines.values():
+                if len(cells) < n:
                     continue
-                prev = back[start]
-                if prev >= 0 and owner[board[prev]] == side:
-                    continue  # not the start of a run
-                run = [start]
-                cur = step[start]
-                while cur >= 0 and owner[board[cur]] == side:
-                    run.append(cur)
-                    cur = step[cur]
-                for first in range(len(run) - n + 1):
-                    window = tuple(run[first:first + n])
-                    if self._wins(pos, side, vec, window):
-                        return window
+                cells.sort(key=place.__getitem__)
+                run = [cells[0]]
+                for c in cells[1:]:
+                    if place[c] == place[run[-1]] + 1:
+                        run.append(c)
+                        continue
+                    found = self._window(pos, side, vec, run, n)
+                    if found:
+                        return found
+                    run = [c]
+                found = self._window(pos, side, vec, run, n)
+                if found:
+                    return found
+        return ()
+
+    def _window(self, pos: Position, side: int, vec: tuple[int, int], run: list[int], n: int) -> tuple[int, ...]:
+        for first in range(len(run) - n + 1):
+            window = tuple(run[first:first + n])
+            if self._wins(pos, side, vec, window):
+                return window
         return ()
 
     def _wins(self, pos: Position, side: int, vec: tuple[int, int], window: tuple[int, ...]) -> bool:
@@ -120,12 +151,33 @@ class Line(Component):
         board = pos.board
         side = pos.side
         owner = self.v.owner
+        longest = self.longest
+        # Men per line now; a move can only make a run longer than ``longest`` on a line that
+        # will hold more than ``longest`` of them.
+        counts: list[dict[int, int]] = [{} for _ in self.line_of]
+        for c in range(len(board)):
+            if owner[board[c]] == side:
+                for d, line_of in enumerate(self.line_of):
+                    key = line_of[c]
+                    counts[d][key] = counts[d].get(key, 0) + 1
+        if all(n < longest for per_line in counts for n in per_line.values()):
+            return moves
         out = []
         for m in moves:
             changes = m.changes
+            crowded = False
+            for cell, before, after in changes:
+                if owner[after] == side and owner[before] != side:
+                    crowded = any(counts[d].get(line_of[cell], 0) >= longest
+                                  for d, line_of in enumerate(self.line_of))
+                    if crowded:
+                        break
+            if not crowded:
+                out.append(m)
+                continue
             for cell, _before, after in changes:
                 board[cell] = after
-            too_long = any(owner[after] == side and self.run_through(board, cell, side) > self.longest
+            too_long = any(owner[after] == side and self.run_through(board, cell, side) > longest
                            for cell, _before, after in changes)
             for cell, before, _after in changes:
                 board[cell] = before
