@@ -97,7 +97,8 @@ def test_no_line_of_six_or_more() -> None:
     assert "e5" not in targets(pos, "e1")  # would make a row of six
     pos = parse_fen(v(), "8/8/8/PP1PP3/8/8/8/2P5 w - - 0 9")
     pos.push_text("c1c5")
-    assert pos.outcome() is not None and pos.outcome().termination == "line"  # exactly five is fine
+    outcome = pos.outcome()
+    assert outcome is not None and outcome.termination == "line"  # exactly five is fine
 
 
 def test_play_prints_the_line_outcome() -> None:
