@@ -195,7 +195,7 @@ def main() -> None:
     parser.add_argument("--no-pipeline", action="store_true")
     parser.add_argument("--cpu", action="store_true", help="time the core by its thread's CPU time, not wall time")
     parser.add_argument("--variants", default="chess,mathematichess,dreamchess47,sesqui,"
-                        "zeta,zeta-short,zeta-advancing,zeta-pieces,zeta-king",
+                        "zeta,zeta-short,zeta-advancing,zeta-pieces,zeta-king,gryphon,gryphon-circular,gryphon-simple",
                         help="comma-separated variants for the core part (chess first: it is the reference)")
     args = parser.parse_args()
     global CLOCK

@@ -51,6 +51,9 @@ class Mutation(Component):
             if new is not None:
                 self.becomes[code] = v.code(new, v.owner[code])
         self.limits = limits
+        #: Mutated plain moves by (from, to, mover, captured): a plain move's effects depend on
+        #: nothing else, and building them anew in every position costs more than generating.
+        self._built: dict[tuple[int, int, int, int], Move] = {}
 
     def transform(self, pos: Position, moves: list[Move]) -> list[Move]:
         becomes = self.becomes
@@ -71,18 +74,42 @@ class Mutation(Component):
             cap = self.limits.get(kind)
             if cap is not None and counts.get(kind, 0) + 1 > cap:
                 continue  # a fifth knight, a third queen: not allowed
+            if m.tag == PLAIN:
+                key = (m.frm, m.to, m.piece, m.captured)
+                built = self._built.get(key)
+                if built is None:
+                    if len(self._built) > 100_000:
+                        self._built.clear()
+                    built = self._built[key] = build_move(board, m.frm, m.to, tag=PLAIN, relocate=m.relocations,
+                                                          become=((m.to, new),))
+                out.append(built)
+                continue
             victims = [c for c in m.victims if c != m.to]
-            out.append(build_move(board, m.frm, m.to, tag=m.tag or PLAIN, text=m.text,
+            out.append(build_move(board, m.frm, m.to, tag=m.tag, text=m.text,
                                   relocate=m.relocations, remove=victims, become=((m.to, new),)))
         return out
 
     def legality(self, pos: Position, moves: list[Move]) -> list[Move]:
+        # Only the new royal's cell needs testing here: the royal rule itself (``royal_safety``)
+        # still checks the side's other royals for every move.
         rules = self.rules
         is_royal = self.v.is_royal
         becomes = self.becomes
-        side = pos.side
-        return [m for m in moves if not (m.frm >= 0 and becomes[m.piece] and is_royal[becomes[m.piece]])
-                or rules.is_safe_after(pos, m, side)]
+        board = pos.board
+        enemies = rules.enemies[pos.side]
+        out = []
+        for m in moves:
+            if m.frm >= 0 and becomes[m.piece] and is_royal[becomes[m.piece]]:
+                changes = m.changes
+                for cell, _b, after in changes:
+                    board[cell] = after
+                safe = not rules.attacked(pos, m.to, enemies)
+                for cell, before, _a in changes:
+                    board[cell] = before
+                if not safe:
+                    continue
+            out.append(m)
+        return out
 
 
 @register("king_forward_until_capture")
