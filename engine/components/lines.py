@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..moves import PLAIN
 from ..position import Outcome
 from . import Component, register
 
@@ -160,19 +161,24 @@ class Line(Component):
                 for d, line_of in enumerate(self.line_of):
                     key = line_of[c]
                     counts[d][key] = counts[d].get(key, 0) + 1
-        if all(n < longest for per_line in counts for n in per_line.values()):
+        # Cells on a line that already holds ``longest`` men: only a man arriving there can
+        # make a run too long.
+        hot: set[int] = set()
+        for d, per_line in enumerate(counts):
+            for key, n in per_line.items():
+                if n >= longest:
+                    line_of = self.line_of[d]
+                    hot.update(c for c in range(len(board)) if line_of[c] == key)
+        if not hot:
             return moves
         out = []
         for m in moves:
+            if m.tag == PLAIN and m.to not in hot:
+                out.append(m)  # a plain move only fills its target cell
+                continue
             changes = m.changes
-            crowded = False
-            for cell, before, after in changes:
-                if owner[after] == side and owner[before] != side:
-                    crowded = any(counts[d].get(line_of[cell], 0) >= longest
-                                  for d, line_of in enumerate(self.line_of))
-                    if crowded:
-                        break
-            if not crowded:
+            if not any(cell in hot and owner[after] == side and owner[before] != side
+                       for cell, before, after in changes):
                 out.append(m)
                 continue
             for cell, _before, after in changes:
