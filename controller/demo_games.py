@@ -42,9 +42,32 @@ RETTAH = "c3c4 d7c5 e2f4 c5b3 a2b3 e7a7 d2h2 a7a3 a1a3 c6c5 f4h3 d6d5 c4d5 e6d5 
 DOUBLE_RETTAH = ("f1g1 c7a7 a2b4 h7g5 f2f1 g5h3 g3g4 c8a8 f3f4 g8h7 a1a2 h7g8 c3c4 d8b7 b4c6 d7e5 c6b6 "
                  "h6h5 b2e5 d6e5 g4h5 h8h5 g1h1")
 
+#: The five Zeta games (hand-made, each short and ending in the line the game asks for): five
+#: across White's fifth rank; a diagonal four with one man at home; advancing pawns closing a five
+#: around Black's stalled row; pieces closing d5-h5; the king walking up to join the line.
+ZETA = "a1a5 h8h4 b1b5 g8g4 c1c5 f8f3 d1d5 h4h2 e1e5"
+ZETA_SHORT = "g1g7 a8a4 f1f6 b8b4 e1e5 c8c3 d1d4"
+ZETA_ADVANCING = "c1c5 h8h4 d1d5 g8g4 e1e5 f8f4 b1b5 e8e6 a1a5"
+ZETA_PIECES = "d1d5 a8a3 h1h5 b8c6 c1g5 g8h6 g1f3 c6b4 f3e5 a3a2 f1h3 b4c2 h3f5"
+ZETA_KING = "d1d5 a8a3 e1e2 b8c6 e2e3 g8h6 e3e4 c6b4 e4e5 a3a2 h1h5 h6f7 c1g5 b4c2 f1h3 c2e1 h3f5"
+
+#: The three Gryphon games (seeded greedy self-play, as above): a knight turns bishop, rook,
+#: queen on its way to a8, where it becomes White's first king and is mated at once by a black
+#: bishop turning rook (c5a7); in the circular form a queen turns pawn on the far rank (h7g8) and
+#: a rook turned queen mates (h8h4); in the simple form a king may only step forward before its
+#: side has taken anything, and walks into a knight's mate.
+GRYPHON = "g1f3 e7e6 f3b7 f7f6 b7a7 e6c5 a7a8 c7c6 e2e4 c5a7"
+GRYPHON_CIRCULAR = "h2h3 b7b6 f2f4 d7d5 f4d5 c8h3 d5f3 h3f3 h1h7 a7a5 g2g4 f3g4 h7g8 h8h4"
+GRYPHON_SIMPLE = "e2e4 b7b6 e1e2 h7h5 e2f3 e7e5"
+
 DEMO_GAMES: dict[str, tuple[str, ...]] = {name: tuple(text.split()) for name, text in
                                           (("dreamchess47", DREAMCHESS47), ("sesqui", SESQUI),
                                            ("duffery-simpletons", DUFFERY_SIMPLETONS),
                                            ("duffery-advancing", DUFFERY_ADVANCING),
                                            ("duffery-capturing", DUFFERY_CAPTURING),
-                                           ("rettah", RETTAH), ("double-rettah", DOUBLE_RETTAH))}
+                                           ("rettah", RETTAH), ("double-rettah", DOUBLE_RETTAH),
+                                           ("zeta", ZETA), ("zeta-short", ZETA_SHORT),
+                                           ("zeta-advancing", ZETA_ADVANCING), ("zeta-pieces", ZETA_PIECES),
+                                           ("zeta-king", ZETA_KING), ("gryphon", GRYPHON),
+                                           ("gryphon-circular", GRYPHON_CIRCULAR),
+                                           ("gryphon-simple", GRYPHON_SIMPLE))}

@@ -48,6 +48,7 @@ from engine import Move, Position
 
 from .messages import piece_name, side_name, wanted_text
 from .signatures import EMPTY_SIG, MoveIndex, Shape, Sig, explain, seen
+from .swaps import swap_text, swaps, unswapped
 
 #: The reading of an identity board's cell holding a piece it could not identify.
 UNKNOWN_PIECE = -1
@@ -756,6 +757,14 @@ class Referee:
             self._pending = _Pending("partial", sig)
             return
         self._pending = _Pending("wrong", sig)
+        swapping = unswapped(self.position, self._observed) if self.identity else None
+        if swapping is not None:
+            # The move stands on the board with the old piece: name the swap it still needs.
+            cells = swaps(self.variant, swapping)
+            self._status = Status("fix", f"{side_name(self.variant, self.position.side)} "
+                                  f"{self.position.move_text(swapping)}: {swap_text(self.variant, swapping)}",
+                                  fixes=tuple(Fix(c, want, old) for c, old, want in cells))
+            return
         self._status = Status("fix", self._fix_message("Board does not match the game", wrong=True),
                               fixes=self._fixes(wrong=True))
 
@@ -849,7 +858,9 @@ class Referee:
         prev_codes = {c: b for c, b, _a in move.changes}
         touched = frozenset(self._touched)
         self._stray = touched - prev_codes.keys() - keep
-        self._notes.append(f"{side_name(self.variant, pos.side)} played {pos.move_text(move)}")
+        swap = "" if self.identity else swap_text(self.variant, move)
+        self._notes.append(f"{side_name(self.variant, pos.side)} played {pos.move_text(move)}"
+                           + (f": {swap}" if swap else ""))
         pos.push(move)
         accepted.append(move)
         self._after_change(move.changes)

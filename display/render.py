@@ -209,7 +209,8 @@ def _cell_colours(view: View) -> list[theme.Colour]:
             for c in terr.cells:
                 colours[c] = _blend(colours[c], (_territory_colours(view, terr.owner)[0], 215))
     hl = view.highlights
-    for cells, tint in ((hl.last_move, theme.LAST_MOVE), (hl.pending, theme.PENDING), (hl.check, theme.CHECK)):
+    for cells, tint in ((hl.last_move, theme.LAST_MOVE), (hl.pending, theme.PENDING), (hl.check, theme.CHECK),
+                        (hl.line, theme.LINE)):
         for c in cells:
             colours[c] = _blend(colours[c], tint)
     return colours
@@ -239,6 +240,8 @@ def _draw_board(view: View, surface: pygame.Surface, layout: Layout, label_px: i
     border = max(2, round(layout.scale * 0.07))
     for cell in hl.pending:
         _cell_border(surface, layout, cell, theme.PENDING[0], border)
+    for cell in hl.line:
+        _cell_border(surface, layout, cell, theme.LINE[0], border)
     fixes = {f.cell: f for f in hl.fix}
     size = layout.piece_size
     for cell, piece in enumerate(view.pieces):

@@ -28,6 +28,8 @@ RESULT: Colour = (255, 214, 90)
 LAST_MOVE = ((250, 240, 60), 120)
 CHECK = ((235, 20, 20), 160)
 PENDING = ((40, 170, 255), 140)
+#: The winning line of a line game (Zeta): tinted and framed.
+LINE = ((30, 200, 90), 150)
 FIX: Colour = (230, 0, 200)
 SHARED_TERRITORY: Colour = (128, 128, 128)
 

@@ -28,9 +28,10 @@ Parts of a view:
 ``PieceView(side, glyph, letter, name)``
     ``glyph`` is one of :data:`STANDARD_GLYPHS` for pieces drawn as chess pieces; anything else is
     drawn as a disc with ``letter`` on it and should appear in the view's ``legend``.
-``Highlights(last_move, check, fix, pending)``
+``Highlights(last_move, check, fix, pending, line)``
     Cell tuples; ``fix`` holds :class:`Fix` entries (a cell and what belongs there, ``None`` for
-    "this cell must be empty").
+    "this cell must be empty"); ``line`` is the winning line of a line game (the engine's ``line``
+    component finds it).
 ``Prompt(title, choices, selected)``
     A question answered by touching a :class:`Choice` or by the controller's buttons moving
     ``selected`` (an index into ``choices``). ``Choice(label, key, piece, count)``: ``key`` is
@@ -50,6 +51,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Geometry, Position
+from engine.components.lines import Line
 
 #: Piece pictures drawn as chess pieces (from the font's chess glyphs); others get a disc.
 STANDARD_GLYPHS = ("king", "queen", "rook", "bishop", "knight", "pawn")
@@ -81,6 +83,8 @@ class Highlights:
     check: tuple[int, ...] = ()
     fix: tuple[Fix, ...] = ()
     pending: tuple[int, ...] = ()
+    #: The cells of a winning line (Zeta), drawn framed.
+    line: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -172,6 +176,9 @@ def view_from_position(pos: Position, **parts) -> View:
     result = ""
     if outcome is not None:
         result = f"{outcome.result(v.nsides)} {outcome.termination.replace('_', ' ')}"
+    line: tuple[int, ...] = ()
+    if outcome is not None and outcome.termination == "line" and outcome.winner is not None:
+        line = v.rules.get(Line).line_cells(pos, outcome.winner)
     legend = tuple(piece_view(v, v.code(k, 0)) for k, kind in enumerate(v.kinds)
                    if kind.glyph not in STANDARD_GLYPHS)
     hands = tuple(tuple((piece_view(v, v.code(kind, side)), n) for kind, n in sorted(hand.items()) if n)
@@ -182,7 +189,8 @@ def view_from_position(pos: Position, **parts) -> View:
         phase="game over" if outcome else "",
         moves=tuple(pos.move_text(m) for m in pos.move_stack),
         first_move_number=start.fullmove, first_side=start.side, result=result,
-        highlights=Highlights(last_move=tuple(dict.fromkeys(c for c, _b, _a in last)), check=check),
+        highlights=Highlights(last_move=tuple(dict.fromkeys(c for c, _b, _a in last)), check=check,
+                              line=line),
         legend=legend, hands=hands if any(hands) else (),
     )
     fields.update(parts)

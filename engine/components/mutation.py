@@ -1,0 +1,144 @@
+"""Gryphon chess: a piece changes its nature each time it moves.
+
+* ``mutation`` (transform, legality): every move of a piece whose kind the ``mutate`` option maps
+  lands as the mapped kind (``{P = "N", N = "B", ...}``): the move is rebuilt with build_move's
+  ``become`` on the landing cell, so its changes say what stands there afterwards and the
+  controller sees the swap. ``mutation_limits`` caps each side's count of a kind on the board
+  (``{R = 4, B = 4, N = 4, Q = 2}``): a move whose mutation would exceed a cap is not allowed. A
+  mutation into a royal piece may not land where that new royal stands attacked (a king never
+  enters the board in check), even while its side has no royal yet.
+* ``king_forward_until_capture`` (filter, after_push; state ``captured``): until its side has
+  captured a man, a royal piece may move only forward (straight or diagonally): Gryphon's simple
+  form. The position text records the sides that have captured (``captured=w``, ``b``, ``wb``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..moves import PLAIN, build_move
+from . import Component, register
+
+if TYPE_CHECKING:
+    from ..moves import Move
+    from ..position import Position
+    from ..rules import Rules
+
+SIDE_MARKS = "wb"
+
+
+@register("mutation")
+class Mutation(Component):
+    options: ClassVar[dict[str, Any]] = {"mutate": {}, "mutation_limits": {}}
+
+    def __init__(self, rules: Rules) -> None:
+        from ..variant import VariantError
+
+        super().__init__(rules)
+        v = self.v
+        try:
+            kind = v.kind_index
+            order = {kind[a]: kind[b] for a, b in dict(self.opts["mutate"]).items()}
+            limits = {kind[a]: int(n) for a, n in dict(self.opts["mutation_limits"]).items()}
+        except KeyError as exc:
+            raise VariantError(f"variant {v.name}: mutate/mutation_limits name no piece {exc}") from None
+        #: Per piece code: the code it becomes on moving (0: it stays what it is).
+        self.becomes = [0] * len(v.owner)
+        for code in range(1, len(v.owner)):
+            if v.owner[code] < 0:
+                continue  # no piece has this code
+            new = order.get(v.kind_at[code])
+            if new is not None:
+                self.becomes[code] = v.code(new, v.owner[code])
+        self.limits = limits
+        #: Mutated plain moves by (from, to, mover, captured): a plain move's effects depend on
+        #: nothing else, and building them anew in every position costs more than generating.
+        self._built: dict[tuple[int, int, int, int], Move] = {}
+
+    def transform(self, pos: Position, moves: list[Move]) -> list[Move]:
+        becomes = self.becomes
+        board = pos.board
+        v = self.v
+        counts: dict[int, int] = {}
+        if self.limits:
+            for code in board:
+                if code and v.owner[code] == pos.side:
+                    counts[v.kind_at[code]] = counts.get(v.kind_at[code], 0) + 1
+        out = []
+        for m in moves:
+            new = becomes[m.piece] if m.frm >= 0 else 0
+            if not new:
+                out.append(m)
+                continue
+            kind = v.kind_at[new]
+            cap = self.limits.get(kind)
+            if cap is not None and counts.get(kind, 0) + 1 > cap:
+                continue  # a fifth knight, a third queen: not allowed
+            if m.tag == PLAIN:
+                key = (m.frm, m.to, m.piece, m.captured)
+                built = self._built.get(key)
+                if built is None:
+                    if len(self._built) > 100_000:
+                        self._built.clear()
+                    built = self._built[key] = build_move(board, m.frm, m.to, tag=PLAIN, relocate=m.relocations,
+                                                          become=((m.to, new),))
+                out.append(built)
+                continue
+            victims = [c for c in m.victims if c != m.to]
+            out.append(build_move(board, m.frm, m.to, tag=m.tag, text=m.text,
+                                  relocate=m.relocations, remove=victims, become=((m.to, new),)))
+        return out
+
+    def legality(self, pos: Position, moves: list[Move]) -> list[Move]:
+        # Only the new royal's cell needs testing here: the royal rule itself (``royal_safety``)
+        # still checks the side's other royals for every move.
+        rules = self.rules
+        is_royal = self.v.is_royal
+        becomes = self.becomes
+        board = pos.board
+        enemies = rules.enemies[pos.side]
+        out = []
+        for m in moves:
+            if m.frm >= 0 and becomes[m.piece] and is_royal[becomes[m.piece]]:
+                changes = m.changes
+                for cell, _b, after in changes:
+                    board[cell] = after
+                safe = not rules.attacked(pos, m.to, enemies)
+                for cell, before, _a in changes:
+                    board[cell] = before
+                if not safe:
+                    continue
+            out.append(m)
+        return out
+
+
+@register("king_forward_until_capture")
+class KingForwardUntilCapture(Component):
+    state_keys = ("captured",)
+
+    def captured(self, pos: Position, side: int) -> bool:
+        return SIDE_MARKS[side] in pos.extra.get("captured", "")
+
+    def filter(self, pos: Position, moves: list[Move]) -> list[Move]:
+        side = pos.side
+        if self.captured(pos, side):
+            return moves
+        v = self.v
+        coords = v.geometry.coords
+        fx, fy = v.forward[side]
+        out = []
+        for m in moves:
+            if m.frm >= 0 and v.is_royal[m.piece]:
+                (x0, y0), (x1, y1) = coords[m.frm], coords[m.to]
+                if (x1 - x0) * fx + (y1 - y0) * fy <= 0:
+                    continue  # sideways or backwards before the first capture
+            out.append(m)
+        return out
+
+    def after_push(self, pos: Position, move: Move) -> None:
+        if not move.victims:
+            return
+        side = self.v.owner[move.piece]
+        marks = pos.extra.get("captured", "")
+        if SIDE_MARKS[side] not in marks:
+            pos.extra["captured"] = "".join(m for m in SIDE_MARKS if m in marks or m == SIDE_MARKS[side])
