@@ -17,5 +17,13 @@ DREAMCHESS47 = ("a4g4 g3g4 d1d7 f7b3 a2b3 g4d7 e1d2 c7a5 d2a5 b7b6 a5b6 g7f6 b1g
 SESQUI = ("H6H4 C6D2 E6F2 G6H2 H4H2 C2B5 A2H5 G2C2 A5E6 C4C6 E1D5 B5B2 F2F3 D1D3 A6B2 D3D5 A3A5 C3C4 "
           "B1B3 G3G2 E6B1 B6B4 B2B4 C5G6 H2G6 C2B4 A4H6 B4H6 B1B4 H6B4 G6G4q B4G4 H5H2 C4B2")
 
+#: Triscacia: thirty placements in rotation, each into the player's own area; three queens lost
+#: and replaced by pawns where they stand (Red f4f4q and e8e8q, Blue a2a2q), and Blue's knight
+#: mates Green in 46 plies.
+TRISCACIA = ("R@b3 P@b5 N@f7 N@c3 R@c6 R@f8 R@f2 P@d7 R@g8 N@h2 P@a8 P@h6 P@e2 N@c5 N@f5 P@a1 N@a5 B@e6 "
+             "P@a2 B@d4 B@f6 Q@a3 B@b4 P@e8 B@b1 Q@a6 Q@e4 B@g2 R@d6 P@f4 b1e4 b7a7 f4f4q f2f4 c6b6 e8e8q "
+             "a3a5 b6b7 f5d6 a5a6 a7a6 e8c8 a2a2q a6b6 d6b7 c3d5")
+
 DEMO_GAMES: dict[str, tuple[str, ...]] = {name: tuple(text.split()) for name, text in
-                                          (("dreamchess47", DREAMCHESS47), ("sesqui", SESQUI))}
+                                          (("dreamchess47", DREAMCHESS47), ("sesqui", SESQUI),
+                                           ("triscacia", TRISCACIA))}

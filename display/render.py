@@ -627,6 +627,7 @@ def _draw_header(view: View, col: _Column) -> None:
     elif view.side_to_move is not None:
         side = view.side_to_move
         col.line(f"{_side_name(view, side)} to move", 21, swatch=theme.side_colours(view.sides, side))
+    _draw_check_rules(view, col)
     if view.phase:
         col.line(view.phase.upper(), 17, bold=True, colour=theme.ACCENT)
     if view.status:
@@ -642,6 +643,15 @@ def _draw_header(view: View, col: _Column) -> None:
     for side, hand in enumerate(view.hands):
         if hand:
             _draw_hand(view, col, side, hand)
+
+
+def _draw_check_rules(view: View, col: _Column) -> None:
+    """Three players: each side's line says whose king it may check and whose never; the side to
+    move's line stands on a band."""
+    for side, left, right in view.check_rules:
+        band = theme.BUTTON if side == view.side_to_move else None
+        col.line(f"{_side_name(view, side)} checks {_side_name(view, left)}, never {_side_name(view, right)}", 16,
+                 swatch=theme.side_colours(view.sides, side), band=band)
 
 
 def _draw_hand(view: View, col: _Column, side: int, hand: tuple[tuple[PieceView, int], ...]) -> None:

@@ -139,6 +139,8 @@ class View:
     menu_button: bool = False
     #: The board turned round: the second side's home at the bottom.
     flipped: bool = False
+    #: Three-sided games: per side (side, the opponent it may check, the one it must never check).
+    check_rules: tuple[tuple[int, int, int], ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.pieces) != self.geometry.size:
@@ -153,6 +155,15 @@ def piece_view(variant, code: int) -> PieceView:
     # A variant may name a one-letter glyph for a fairy piece; otherwise its symbol is the letter.
     letter = kind.glyph if kind.glyph and not glyph else kind.letter
     return PieceView(side=variant.side_of(code), glyph=glyph, letter=letter, name=kind.name)
+
+
+def _check_rules(v) -> tuple[tuple[int, int, int], ...]:
+    """Who may check whom, for a game with the ``three_sides`` rule (asked by name: the display
+    only reads what the engine declares)."""
+    rule = v.rules.component("three_sides")
+    if rule is None:
+        return ()
+    return tuple((s, rule.left_of(s), rule.right_of(s)) for s in range(v.nsides))
 
 
 def view_from_position(pos: Position, **parts) -> View:
@@ -171,7 +182,7 @@ def view_from_position(pos: Position, **parts) -> View:
         check = tuple(v.rules.royal_cells(pos.board, pos.side))
     result = ""
     if outcome is not None:
-        result = f"{outcome.result(v.nsides)} {outcome.termination.replace('_', ' ')}"
+        result = f"{outcome.result(v.nsides, tuple(v.sides))} {outcome.termination.replace('_', ' ')}"
     legend = tuple(piece_view(v, v.code(k, 0)) for k, kind in enumerate(v.kinds)
                    if kind.glyph not in STANDARD_GLYPHS)
     hands = tuple(tuple((piece_view(v, v.code(kind, side)), n) for kind, n in sorted(hand.items()) if n)
@@ -184,6 +195,7 @@ def view_from_position(pos: Position, **parts) -> View:
         first_move_number=start.fullmove, first_side=start.side, result=result,
         highlights=Highlights(last_move=tuple(dict.fromkeys(c for c, _b, _a in last)), check=check),
         legend=legend, hands=hands if any(hands) else (),
+        check_rules=_check_rules(v),
     )
     fields.update(parts)
     return View(**fields)

@@ -17,9 +17,17 @@ if TYPE_CHECKING:
 
 @register("three_sides")
 class ThreeSides(Component):
+    def left_of(self, side: int) -> int:
+        """The opponent ``side`` may check: the next in turn."""
+        return (side + 1) % self.v.nsides
+
+    def right_of(self, side: int) -> int:
+        """The opponent ``side`` must never leave attacked: the previous in turn."""
+        return (side - 1) % self.v.nsides
+
     def legality(self, pos: Position, moves: list[Move]) -> list[Move]:
         rules = self.rules
-        right = (pos.side - 1) % self.v.nsides
+        right = self.right_of(pos.side)
         enemies = rules.enemies[right]
         board = pos.board
         out = []
