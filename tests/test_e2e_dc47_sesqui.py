@@ -26,7 +26,7 @@ from tests.test_e2e_service import REPO, TIMEOUT, Run, read_game, replay_stream
 RESULTS = {"dreamchess47": ("1-0", "checkmate"), "sesqui": ("0-1", "checkmate")}
 
 
-@pytest.mark.parametrize("name", sorted(DEMO_GAMES))
+@pytest.mark.parametrize("name", sorted(RESULTS))
 def test_recorded_demo_games_are_legal_and_end_as_recorded(name: str) -> None:
     variant = engine.find_variant(name)
     pos = engine.start_position(variant)
@@ -52,7 +52,7 @@ def frame_pixel(image: pygame.Surface, name: str) -> bool:
     return set(theme.RING_WEDGES) <= colours
 
 
-@pytest.mark.parametrize("name", sorted(DEMO_GAMES))
+@pytest.mark.parametrize("name", sorted(RESULTS))
 def test_whole_game_through_the_pty_into_chessery_run(tmp_path: Path, name: str) -> None:
     variant = engine.find_variant(name)
     moves = list(DEMO_GAMES[name])
