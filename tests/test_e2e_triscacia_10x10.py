@@ -68,7 +68,10 @@ def test_whole_game_through_the_pty_into_chessery_run(tmp_path: Path, name: str)
     db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
     script = tmp_path / "game.txt"
     script.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    run = Run(board.path, db, frame, "--variant", name, "--answers", str(script))
+    # The 10x10 games read the board through the shipped 10x10 layout (the simulated board numbers
+    # its sensors rank by rank from a1, as that layout does).
+    layout = ("--layout", "square-10x10") if variant.geometry.size == 100 else ()
+    run = Run(board.path, db, frame, "--variant", name, "--answers", str(script), *layout)
     try:
         assert run.next_line() == f"frame: {frame}"
         board.start_script(commands)
