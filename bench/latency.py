@@ -1,7 +1,8 @@
 """Move-acceptance latency: the decision core alone, and the whole pipeline.
 
     PYTHONPATH=. .venv/bin/python bench/latency.py [--games N] [--plies N] [--pipeline-moves N] [--no-pipeline]
-        [--cpu] [--variants chess,mathematichess,dreamchess47,sesqui]
+        [--cpu] [--variants chess,mathematichess,dreamchess47,sesqui,triscacia,triscacia-10x10,sqchess,
+        sqchess-extended,tweedle]
 
 1. Core: long games (seeded random legal games, plus the Opera game) turned into event scripts
    with mixed hand styles (captures both ways, castling both ways, drags, bounces, quick
@@ -194,7 +195,8 @@ def main() -> None:
     parser.add_argument("--pipeline-moves", type=int, default=40)
     parser.add_argument("--no-pipeline", action="store_true")
     parser.add_argument("--cpu", action="store_true", help="time the core by its thread's CPU time, not wall time")
-    parser.add_argument("--variants", default="chess,mathematichess,dreamchess47,sesqui",
+    parser.add_argument("--variants", default="chess,mathematichess,dreamchess47,sesqui,triscacia,triscacia-10x10,"
+                                                "sqchess,sqchess-extended,tweedle",
                         help="comma-separated variants for the core part (chess first: it is the reference)")
     args = parser.parse_args()
     global CLOCK

@@ -161,3 +161,30 @@ def test_chessery_play_placement_text() -> None:
     assert out[0] == ("8/1gK4rK1/8/7rN/2gR5/8/bQ7/3bK4[2bR2bB2bN3bPgQgR2gB2gN3gPrQ2rR2rB"
                       "rN3rP] b - - 0 2")
     assert out[1] == "*"
+
+
+@pytest.mark.parametrize("v", [TRIS, TRIS10])
+def test_line_shortcut_agrees_with_testing_every_move(v) -> None:
+    """``three_sides`` settles most moves from one walk along the lines into the right-hand king;
+    over seeded random games (placement and play) it must keep exactly the moves a full test of
+    each move keeps."""
+    import random
+
+    from engine.components.three_sides import ThreeSides
+
+    rule = v.rules.get(ThreeSides)
+    rnd = random.Random(7)
+    for _game in range(6):
+        pos = start_position(v)
+        for _ply in range(90):
+            if pos.outcome() is not None:
+                break
+            pseudo = v.rules.pseudo_moves(pos)
+            fast = rule.legality(pos, pseudo)
+            rule._tables = False
+            try:
+                slow = rule.legality(pos, pseudo)
+            finally:
+                rule._tables = None
+            assert fast == slow, pos.fen()
+            pos.push(rnd.choice(pos.legal_moves()))

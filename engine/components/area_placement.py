@@ -44,6 +44,8 @@ class AreaPlacement(Placement):
             raise VariantError(f"variant {self.v.name}: areas needs one rectangle per side, got {len(specs)}")
         #: Per side, the cells it may place on, in cell order (drops are generated in that order).
         self.areas: tuple[tuple[int, ...], ...] = tuple(tuple(sorted(rectangle_cells(rules, s))) for s in specs)
+        # A drop onto an empty cell is always the same move: built once, reused every time.
+        self._drops: dict[tuple[int, int], Move] = {}
 
     def board_moves(self, pos: Position) -> list[Move] | None:
         hand = pos.hands[pos.side]
@@ -56,7 +58,12 @@ class AreaPlacement(Placement):
         for kind in sorted(hand):
             if hand[kind]:
                 code = v.code(kind, pos.side)
-                out.extend(build_move(board, -1, c, tag=DROP, place=((c, code),), promotion=code) for c in empty)
+                for c in empty:
+                    move = self._drops.get((c, code))
+                    if move is None:
+                        move = self._drops[(c, code)] = build_move(board, -1, c, tag=DROP, place=((c, code),),
+                                                                   promotion=code)
+                    out.append(move)
         return out
 
     def has_legal_move(self, pos: Position) -> bool | None:
