@@ -188,3 +188,27 @@ def test_line_shortcut_agrees_with_testing_every_move(v) -> None:
                 rule._tables = None
             assert fast == slow, pos.fen()
             pos.push(rnd.choice(pos.legal_moves()))
+
+
+def test_quick_can_move_answer_agrees_with_listing_the_moves() -> None:
+    import random
+
+    from engine.components.three_sides import ThreeSides
+
+    for v in (TRIS, TRIS10):
+        rule = v.rules.get(ThreeSides)
+        rnd = random.Random(11)
+        seen = set()
+        for _game in range(4):
+            pos = start_position(v)
+            for _ply in range(120):
+                legal = pos.legal_moves()
+                assert rule.has_legal_move(pos) == bool(legal), pos.fen()
+                seen.add(bool(legal))
+                if not legal:
+                    break
+                pos.push(rnd.choice(legal))
+    # the texts' mate: no legal move, and the quick answer says so
+    pos = parse_fen(TRIS, "3rR4/8/8/8/8/3gN3rK/8/rR2bK3gK b - - 0 1")
+    pos.push_text("d1d2")
+    assert TRIS.rules.get(ThreeSides).has_legal_move(pos) is False

@@ -67,6 +67,18 @@ class AreaPlacement(Placement):
         return out
 
     def has_legal_move(self, pos: Position) -> bool | None:
-        # A drop may be illegal (it would check the right-hand king, or not answer a check), so
-        # the shortcut of ``placement`` does not hold here: generate.
+        # A drop may be illegal (it would check the right-hand king, or fail to answer a check),
+        # so the shortcut of ``placement`` does not hold in general. But a man that attacks
+        # nothing (Triscacia's pawns) put on an empty cell neither exposes nor attacks a king:
+        # while the side is not in check, holding one and having an empty cell is enough.
+        hand = pos.hands[pos.side]
+        if not any(hand.values()) or self.rules.in_check(pos):
+            return None
+        v = self.v
+        board = pos.board
+        empty = any(not board[c] for c in self.areas[pos.side])
+        for kind, n in hand.items():
+            code = v.code(kind, pos.side)
+            if n and empty and code not in self.rules.hooks and not any(v.leaps[code]) and not any(v.rides[code]):
+                return True
         return None

@@ -60,6 +60,24 @@ class ThreeSides(Component):
                             break
         return first, open_cells
 
+    def has_legal_move(self, pos: Position) -> bool | None:
+        # Asked after every move (is it mate?): test the generated moves a few at a time through
+        # the filter and legality stages and stop at the first that survives, instead of
+        # judging every move. The select stage only chooses among legal moves, so it is skipped.
+        comps = self.rules.components
+        stages = ([c.filter for c in comps if overrides(c, "filter")]
+                  + [c.legality for c in comps if overrides(c, "legality")])
+        moves = self.rules.pseudo_moves(pos)
+        for i in range(0, len(moves), 12):
+            batch = moves[i:i + 12]
+            for stage in stages:
+                batch = stage(pos, batch)
+                if not batch:
+                    break
+            if batch:
+                return True
+        return False
+
     def legality(self, pos: Position, moves: list[Move]) -> list[Move]:
         rules = self.rules
         right = self.right_of(pos.side)
