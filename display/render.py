@@ -209,6 +209,10 @@ def _cell_colours(view: View) -> list[theme.Colour]:
             for c in terr.cells:
                 colours[c] = _blend(colours[c], (_territory_colours(view, terr.owner)[0], 215))
     hl = view.highlights
+    if hl.area and hl.area_side is not None:
+        fill = theme.side_colours(view.sides, hl.area_side)[0]
+        for c in hl.area:
+            colours[c] = _blend(colours[c], (fill, 70))
     for cells, tint in ((hl.last_move, theme.LAST_MOVE), (hl.pending, theme.PENDING), (hl.check, theme.CHECK)):
         for c in cells:
             colours[c] = _blend(colours[c], tint)

@@ -81,6 +81,9 @@ class Highlights:
     check: tuple[int, ...] = ()
     fix: tuple[Fix, ...] = ()
     pending: tuple[int, ...] = ()
+    #: Where the side to move may place a man (Triscacia's own area), tinted in its colour.
+    area: tuple[int, ...] = ()
+    area_side: int | None = None
 
 
 @dataclass(frozen=True)
@@ -157,6 +160,14 @@ def piece_view(variant, code: int) -> PieceView:
     return PieceView(side=variant.side_of(code), glyph=glyph, letter=letter, name=kind.name)
 
 
+def _placing_area(pos: Position) -> tuple[int, ...]:
+    """The cells the side to move may place on, when its placement keeps to an area."""
+    areas = getattr(pos.variant.rules.placement, "areas", None)
+    if areas is None or not any(pos.hands[pos.side].values()):
+        return ()
+    return tuple(areas[pos.side])
+
+
 def _check_rules(v) -> tuple[tuple[int, int, int], ...]:
     """Who may check whom, for a game with the ``three_sides`` rule (asked by name: the display
     only reads what the engine declares)."""
@@ -193,7 +204,8 @@ def view_from_position(pos: Position, **parts) -> View:
         phase="game over" if outcome else "",
         moves=tuple(pos.move_text(m) for m in pos.move_stack),
         first_move_number=start.fullmove, first_side=start.side, result=result,
-        highlights=Highlights(last_move=tuple(dict.fromkeys(c for c, _b, _a in last)), check=check),
+        highlights=Highlights(last_move=tuple(dict.fromkeys(c for c, _b, _a in last)), check=check,
+                              area=() if outcome else _placing_area(pos), area_side=pos.side),
         legend=legend, hands=hands if any(hands) else (),
         check_rules=_check_rules(v),
     )

@@ -65,3 +65,31 @@ def test_two_sided_games_show_no_check_rules() -> None:
     layout = render(view_from_position(pos), surface)
     assert view_from_position(pos).check_rules == ()
     assert not [t for t, _r, _role in layout.texts if "checks" in t]
+
+
+def test_the_placing_players_area_is_tinted_in_its_colour() -> None:
+    pos, surface, layout = drawn(10)  # Green places next: a4-d8
+    v = pos.variant
+    geo = v.geometry
+    green = theme.side_colours(SIDES, 1)[0]
+
+    def corner(name: str) -> tuple[int, int, int]:
+        rect = layout.cells[geo.index(name)]
+        return tuple(surface.get_at((rect.left + 3, rect.top + 3)))[:3]
+
+    def plain(name: str) -> tuple[int, int, int]:
+        return theme.SQUARES[geo.colors[geo.index(name)]]
+
+    for name in ("a4", "d8", "c6"):
+        seen, base = corner(name), plain(name)
+        assert seen != base
+        # nearer to green than the bare square is
+        assert sum(abs(a - b) for a, b in zip(seen, green, strict=True)) < sum(
+            abs(a - b) for a, b in zip(base, green, strict=True))
+    for name in ("e4", "h8", "a3", "e1"):
+        assert corner(name) == plain(name)
+    # Once every man is placed, no area is tinted.
+    pos, surface, layout = drawn(31)
+    assert not any(any(h.values()) for h in pos.hands)
+    rect = layout.cells[geo.index("a5")]
+    assert tuple(surface.get_at((rect.left + 3, rect.top + 3)))[:3] == theme.SQUARES[geo.colors[geo.index("a5")]]
