@@ -198,6 +198,7 @@ def view_from_position(pos: Position, **parts) -> View:
                    if kind.glyph not in STANDARD_GLYPHS)
     hands = tuple(tuple((piece_view(v, v.code(kind, side)), n) for kind, n in sorted(hand.items()) if n)
                   for side, hand in enumerate(pos.hands))
+    area = () if outcome else _placing_area(pos)
     fields: dict[str, Any] = dict(
         title=v.title, geometry=v.geometry, pieces=pieces, sides=tuple(v.sides),
         side_to_move=None if outcome else pos.side,
@@ -205,7 +206,7 @@ def view_from_position(pos: Position, **parts) -> View:
         moves=tuple(pos.move_text(m) for m in pos.move_stack),
         first_move_number=start.fullmove, first_side=start.side, result=result,
         highlights=Highlights(last_move=tuple(dict.fromkeys(c for c, _b, _a in last)), check=check,
-                              area=() if outcome else _placing_area(pos), area_side=pos.side),
+                              area=area, area_side=pos.side if area else None),
         legend=legend, hands=hands if any(hands) else (),
         check_rules=_check_rules(v),
     )
