@@ -162,10 +162,11 @@ def piece_view(variant, code: int) -> PieceView:
 
 def _placing_area(pos: Position) -> tuple[int, ...]:
     """The cells the side to move may place on, when its placement keeps to an area."""
-    areas = getattr(pos.variant.rules.placement, "areas", None)
-    if areas is None or not any(pos.hands[pos.side].values()):
+    placement = pos.variant.rules.placement
+    area = placement.area(pos.side) if placement is not None else None
+    if area is None or not any(pos.hands[pos.side].values()):
         return ()
-    return tuple(areas[pos.side])
+    return tuple(area)
 
 
 def _check_rules(v) -> tuple[tuple[int, int, int], ...]:

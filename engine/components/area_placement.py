@@ -47,6 +47,9 @@ class AreaPlacement(Placement):
         # A drop onto an empty cell is always the same move: built once, reused every time.
         self._drops: dict[tuple[int, int], Move] = {}
 
+    def area(self, side: int) -> tuple[int, ...] | None:
+        return self.areas[side]
+
     def board_moves(self, pos: Position) -> list[Move] | None:
         hand = pos.hands[pos.side]
         if not any(hand.values()):
