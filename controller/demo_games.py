@@ -60,6 +60,35 @@ GRYPHON = "g1f3 e7e6 f3b7 f7f6 b7a7 e6c5 a7a8 c7c6 e2e4 c5a7"
 GRYPHON_CIRCULAR = "h2h3 b7b6 f2f4 d7d5 f4d5 c8h3 d5f3 h3f3 h1h7 a7a5 g2g4 f3g4 h7g8 h8h4"
 GRYPHON_SIMPLE = "e2e4 b7b6 e1e2 h7h5 e2f3 e7e5"
 
+#: Triscacia: thirty placements in rotation, each into the player's own area; three queens lost
+#: and replaced by pawns where they stand (Red f4f4q and e8e8q, Blue a2a2q), and Blue's knight
+#: mates Green in 46 plies.
+TRISCACIA = ("R@b3 P@b5 N@f7 N@c3 R@c6 R@f8 R@f2 P@d7 R@g8 N@h2 P@a8 P@h6 P@e2 N@c5 N@f5 P@a1 N@a5 B@e6 "
+             "P@a2 B@d4 B@f6 Q@a3 B@b4 P@e8 B@b1 Q@a6 Q@e4 B@g2 R@d6 P@f4 b1e4 b7a7 f4f4q f2f4 c6b6 e8e8q "
+             "a3a5 b6b7 f5d6 a5a6 a7a6 e8c8 a2a2q a6b6 d6b7 c3d5")
+
+#: Triscacia on the decimal board: placements into the 30- and 35-cell areas, Green converts
+#: twice (b5b5q, c10c10q), and Blue's queen mates Green in 55 plies.
+TRISCACIA_10X10 = ("R@g3 R@c5 N@h8 N@i1 B@e6 R@f8 P@d3 P@b5 R@h7 B@f2 B@e8 B@j10 P@a3 R@b6 Q@h10 R@c2 Q@d8 "
+                   "N@h6 N@j3 P@e7 P@j8 B@c1 P@c10 B@g7 Q@e2 N@e5 P@g5 P@h2 N@c9 P@g8 c2c5 e8j3 f8d8 g3j3 "
+                   "b5b5q g7e5 c5b5 c10c10q h10e7 b5b6 b9a10 h8j7 j3h3 e6h3 d8f8 i1g2 h3g2 e7f6 b6b8 c10f7 "
+                   "f8f7 f2c5 c9a8 e5b8 e2e6")
+
+#: Semi-Queen Chess: a Biok takes as a rook and a Roshop as a bishop; White mates in 29 plies.
+SQCHESS = ("i1j3 e9e8 a2a4 i9i8 j3h4 i10j8 g2g3 h10i9 h4j3 i9b2 c1b2 e10e9 f1g2 e9b6 f2f3 b6d8 b2j10 "
+           "g10j10 g1a7 j8h7 a7h7 i8h7 h2h4 d8d2 e1d2 a9a7 d2d9 j9j8 d9d10")
+
+#: Semi-Queen Chess extended (two Bioks, two Roshops, knights in front of the royals): White mates
+#: in 49 plies.
+SQCHESS_EXTENDED = ("b2b4 f9d8 c2c3 h9h7 i2i3 g10a4 d1a4 a9a8 b1d3 g9g8 f2d1 h10b4 g2g4 b4c3 d3c3 b9b7 c3c9 d10c9 "
+                    "h1b7 a8b7 c1c5 a10a4 c5h5 a4g4 h5g4 e9c8 g4c8 e10e8 c8b7 i10h9 b7d9 c10d9 d1b2 e8f9 g1f2 b10b2 "
+                    "e2d4 h9g10 e1c1 f9f2 f1f2 b2a2 a1a2 d8f7 c1c9 f7d6 c9d9 g10b5 a2a10")
+
+#: Chess Tweedle (two kings, two queens each): the queens raid the king's side and White mates
+#: one of the two black kings in 25 plies.
+TWEEDLE = ("e2e4 i9i8 j2j4 e9e8 f2f3 i10j8 e1i5 f9f8 i5f8 e10e9 f8f10 g10f10 f3f4 e9j4 j1j4 j8i10 h2h3 "
+           "h10j8 j4j8 i10j8 f1b5 j8i10 b5b9 d10e10 b9c10")
+
 DEMO_GAMES: dict[str, tuple[str, ...]] = {name: tuple(text.split()) for name, text in
                                           (("dreamchess47", DREAMCHESS47), ("sesqui", SESQUI),
                                            ("duffery-simpletons", DUFFERY_SIMPLETONS),
@@ -70,4 +99,7 @@ DEMO_GAMES: dict[str, tuple[str, ...]] = {name: tuple(text.split()) for name, te
                                            ("zeta-advancing", ZETA_ADVANCING), ("zeta-pieces", ZETA_PIECES),
                                            ("zeta-king", ZETA_KING), ("gryphon", GRYPHON),
                                            ("gryphon-circular", GRYPHON_CIRCULAR),
-                                           ("gryphon-simple", GRYPHON_SIMPLE))}
+                                           ("gryphon-simple", GRYPHON_SIMPLE),
+                                           ("triscacia", TRISCACIA), ("triscacia-10x10", TRISCACIA_10X10),
+                                           ("sqchess", SQCHESS), ("sqchess-extended", SQCHESS_EXTENDED),
+                                           ("tweedle", TWEEDLE))}

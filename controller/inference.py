@@ -591,7 +591,8 @@ class Referee:
     def _idle_status(self) -> Status:
         outcome = self._outcome
         if outcome is not None:
-            return Status("idle", f"Game over: {outcome.result(self.variant.nsides)} ({outcome.termination})")
+            result = outcome.result(self.variant.nsides, tuple(self.variant.sides))
+            return Status("idle", f"Game over: {result} ({outcome.termination})")
         return Status("idle", f"{side_name(self.variant, self.position.side)} to move")
 
     @property

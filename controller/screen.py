@@ -40,7 +40,8 @@ def view_of(session: Session, notice: str = "") -> View:
     outcome = session.outcome
     if outcome is not None and not view.result:
         # An ending the position does not show by itself (agreement).
-        view = replace(view, result=f"{outcome.result(variant.nsides)} {outcome.termination.replace('_', ' ')}",
+        result = outcome.result(variant.nsides, tuple(variant.sides))
+        view = replace(view, result=f"{result} {outcome.termination.replace('_', ' ')}",
                        side_to_move=None, phase="game over")
     if session.phase != "over":
         view = replace(view, phase=phase, side_to_move=pos.side if session.phase == "play" else None)

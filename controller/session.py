@@ -280,7 +280,7 @@ class Session:
         outcome = self._agreed or self.core.outcome or self.position.outcome()
         if outcome is None:
             return Status("idle", "Game over")
-        result = outcome.result(self.variant.nsides)
+        result = outcome.result(self.variant.nsides, tuple(self.variant.sides))
         return Status("idle", f"Game over: {result} ({outcome.termination.replace('_', ' ')}). Set up the pieces "
                               f"for a new game")
 

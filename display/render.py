@@ -209,6 +209,10 @@ def _cell_colours(view: View) -> list[theme.Colour]:
             for c in terr.cells:
                 colours[c] = _blend(colours[c], (_territory_colours(view, terr.owner)[0], 215))
     hl = view.highlights
+    if hl.area and hl.area_side is not None:
+        fill = theme.side_colours(view.sides, hl.area_side)[0]
+        for c in hl.area:
+            colours[c] = _blend(colours[c], (fill, 70))
     for cells, tint in ((hl.last_move, theme.LAST_MOVE), (hl.pending, theme.PENDING), (hl.check, theme.CHECK),
                         (hl.line, theme.LINE)):
         for c in cells:
@@ -630,6 +634,7 @@ def _draw_header(view: View, col: _Column) -> None:
     elif view.side_to_move is not None:
         side = view.side_to_move
         col.line(f"{_side_name(view, side)} to move", 21, swatch=theme.side_colours(view.sides, side))
+    _draw_check_rules(view, col)
     if view.phase:
         col.line(view.phase.upper(), 17, bold=True, colour=theme.ACCENT)
     if view.status:
@@ -645,6 +650,15 @@ def _draw_header(view: View, col: _Column) -> None:
     for side, hand in enumerate(view.hands):
         if hand:
             _draw_hand(view, col, side, hand)
+
+
+def _draw_check_rules(view: View, col: _Column) -> None:
+    """Three players: each side's line says whose king it may check and whose never; the side to
+    move's line stands on a band."""
+    for side, left, right in view.check_rules:
+        band = theme.BUTTON if side == view.side_to_move else None
+        col.line(f"{_side_name(view, side)} checks {_side_name(view, left)}, never {_side_name(view, right)}", 16,
+                 swatch=theme.side_colours(view.sides, side), band=band)
 
 
 def _draw_hand(view: View, col: _Column, side: int, hand: tuple[tuple[PieceView, int], ...]) -> None:

@@ -85,6 +85,9 @@ class Highlights:
     pending: tuple[int, ...] = ()
     #: The cells of a winning line (Zeta), drawn framed.
     line: tuple[int, ...] = ()
+    #: Where the side to move may place a man (Triscacia's own area), tinted in its colour.
+    area: tuple[int, ...] = ()
+    area_side: int | None = None
 
 
 @dataclass(frozen=True)
@@ -143,6 +146,8 @@ class View:
     menu_button: bool = False
     #: The board turned round: the second side's home at the bottom.
     flipped: bool = False
+    #: Three-sided games: per side (side, the opponent it may check, the one it must never check).
+    check_rules: tuple[tuple[int, int, int], ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.pieces) != self.geometry.size:
@@ -157,6 +162,24 @@ def piece_view(variant, code: int) -> PieceView:
     # A variant may name a one-letter glyph for a fairy piece; otherwise its symbol is the letter.
     letter = kind.glyph if kind.glyph and not glyph else kind.letter
     return PieceView(side=variant.side_of(code), glyph=glyph, letter=letter, name=kind.name)
+
+
+def _placing_area(pos: Position) -> tuple[int, ...]:
+    """The cells the side to move may place on, when its placement keeps to an area."""
+    placement = pos.variant.rules.placement
+    area = placement.area(pos.side) if placement is not None else None
+    if area is None or not any(pos.hands[pos.side].values()):
+        return ()
+    return tuple(area)
+
+
+def _check_rules(v) -> tuple[tuple[int, int, int], ...]:
+    """Who may check whom, for a game with the ``three_sides`` rule (asked by name: the display
+    only reads what the engine declares)."""
+    rule = v.rules.component("three_sides")
+    if rule is None:
+        return ()
+    return tuple((s, rule.left_of(s), rule.right_of(s)) for s in range(v.nsides))
 
 
 def view_from_position(pos: Position, **parts) -> View:
@@ -175,7 +198,7 @@ def view_from_position(pos: Position, **parts) -> View:
         check = tuple(v.rules.royal_cells(pos.board, pos.side))
     result = ""
     if outcome is not None:
-        result = f"{outcome.result(v.nsides)} {outcome.termination.replace('_', ' ')}"
+        result = f"{outcome.result(v.nsides, tuple(v.sides))} {outcome.termination.replace('_', ' ')}"
     line: tuple[int, ...] = ()
     if outcome is not None and outcome.termination == "line" and outcome.winner is not None:
         line = v.rules.get(Line).line_cells(pos, outcome.winner)
@@ -183,6 +206,7 @@ def view_from_position(pos: Position, **parts) -> View:
                    if kind.glyph not in STANDARD_GLYPHS)
     hands = tuple(tuple((piece_view(v, v.code(kind, side)), n) for kind, n in sorted(hand.items()) if n)
                   for side, hand in enumerate(pos.hands))
+    area = () if outcome else _placing_area(pos)
     fields: dict[str, Any] = dict(
         title=v.title, geometry=v.geometry, pieces=pieces, sides=tuple(v.sides),
         side_to_move=None if outcome else pos.side,
@@ -190,8 +214,9 @@ def view_from_position(pos: Position, **parts) -> View:
         moves=tuple(pos.move_text(m) for m in pos.move_stack),
         first_move_number=start.fullmove, first_side=start.side, result=result,
         highlights=Highlights(last_move=tuple(dict.fromkeys(c for c, _b, _a in last)), check=check,
-                              line=line),
+                              line=line, area=area, area_side=pos.side if area else None),
         legend=legend, hands=hands if any(hands) else (),
+        check_rules=_check_rules(v),
     )
     fields.update(parts)
     return View(**fields)

@@ -32,6 +32,10 @@ class Placement(Protocol):
         """Whether the game is still in its placement stage."""
         ...
 
+    def area(self, side: int) -> tuple[int, ...] | None:
+        """The cells ``side`` may place on (None: any empty cell)."""
+        ...
+
 
 class Agreement(Protocol):
     def agreement_refusal(self, pos: Position) -> str:

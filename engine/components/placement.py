@@ -23,6 +23,10 @@ class Placement(Component):
         """Stage one lasts while either hand still holds a piece."""
         return any(any(h.values()) for h in pos.hands)
 
+    def area(self, side: int) -> tuple[int, ...] | None:
+        """Any empty cell: no area of its own."""
+        return None
+
     def remaining(self, pos: Position, side: int) -> list[tuple[str, int]]:
         """Pieces ``side`` still has to place, as (letter, count) in kind order."""
         hand = pos.hands[side]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..moves import PLAIN
+from ..moves import DROP, PLAIN
 from ..position import Outcome
 from . import Component, register
 
@@ -50,6 +50,11 @@ class RoyalSafety(Component):
         single = len(royals) == 1
         out = []
         for m in moves:
+            if m.tag == DROP and answers is None:
+                # A piece put on an empty cell only blocks lines (no hoppers on this path): it
+                # cannot expose a royal that is not in check.
+                out.append(m)
+                continue
             if m.tag == PLAIN:
                 if is_royal[m.piece]:
                     if single or (answers is None and m.frm not in pinned):
