@@ -200,6 +200,10 @@ class Referee:
         #: Indexes no longer needed, freed in ``prepare``: dropping one (thousands of moves in a
         #: Mathematichess position) takes milliseconds, which a decision should not pay.
         self._retired: list[object] = []  # (bounded: see _retire)
+        #: Occupancy boards: cells where the last move asks for a piece swap (Gryphon), and the
+        #: swap cell lifted while nothing else is handled: put back there, it was the swap.
+        self._swap_cells: set[int] = set()
+        self._swap_lift: int | None = None
         self._backs: list[_Back] | None = None
         #: Occupancy boards: cells emptied and refilled while another piece was off its cell;
         #: the piece now there may not be the one that belongs (a victim not put back).
@@ -274,6 +278,19 @@ class Referee:
             # The next player is at work on a cell the move does not involve and cannot go on
             # to: the move is complete, and final.
             self._fire(ev.t, accepted, undone)
+        swap_event = False
+        if ev.cell in self._swap_cells and not ev.resync:
+            if not ev.down and self._swap_lift is None and not self._touched:
+                self._swap_lift = ev.cell
+                swap_event = True
+            elif ev.down and self._swap_lift == ev.cell:
+                self._swap_lift = None
+                self._swap_cells.discard(ev.cell)
+                swap_event = True
+        if self._swap_lift is not None and not swap_event:
+            # another hand meanwhile: that lift was no swap (a victim taken, say)
+            self._touched.add(self._swap_lift)
+            self._swap_lift = None
         value = ((ev.piece or UNKNOWN_PIECE) if self.identity else 1) if ev.down else 0
         if (ev.down and not self.identity and self._expected[ev.cell]
                 and any(v == 0 and c != ev.cell for c, v in self._diff.items())):
@@ -281,7 +298,7 @@ class Referee:
         self._set(ev.cell, value)
         if ev.resync:
             self._resync = True
-        else:
+        elif not swap_event:
             self._touched.add(ev.cell)
         self._last_t = ev.t
         self._cell_t[ev.cell] = ev.t
@@ -860,6 +877,8 @@ class Referee:
         touched = frozenset(self._touched)
         self._stray = touched - prev_codes.keys() - keep
         swap = "" if self.identity else swap_text(self.variant, move)
+        self._swap_cells = set() if self.identity else {c for c, _old, _new in swaps(self.variant, move)}
+        self._swap_lift = None
         self._notes.append(f"{side_name(self.variant, pos.side)} played {pos.move_text(move)}"
                            + (f": {swap}" if swap else ""))
         pos.push(move)
@@ -880,6 +899,8 @@ class Referee:
         self._notes.append(f"took back {self.position.move_text(move)}")
         self._after_change(move.changes)
         self._touched.clear()
+        self._swap_cells.clear()
+        self._swap_lift = None
         self._refilled.clear()
         self._reading = None
         self._retire(self._reply_index)
