@@ -230,7 +230,7 @@ def test_takeback_is_asked_before_undoing() -> None:
     r.settle()
     status = r.core.status
     assert status.kind == "ask" and status.message == "Take back e7e5?"
-    assert [o.key for o in status.prompt.options] == ["yes", "no"]
+    assert status.prompt is not None and [o.key for o in status.prompt.options] == ["yes", "no"]
     r.feed(parse_script("choose yes", CHESS)[0])
     assert r.texts() == ["e2e4"]
     assert r.core.status.message == "took back e7e5. Black to move"
@@ -326,7 +326,7 @@ def test_snapshot_after_unplugged_capture_asks_which() -> None:
     readings[cell("d4")] = 0  # the rook left d4; both a4 and h4 still read occupied
     core.snapshot(readings, 0)
     d = core.tick(T.guide_ms)
-    assert d.status.kind == "ask" and d.status.prompt.kind == "which_move"
+    assert d.status.kind == "ask" and d.status.prompt is not None and d.status.prompt.kind == "which_move"
     assert sorted(o.key for o in d.status.prompt.options) == ["d4a4", "d4h4"]
     d = core.answer("d4a4", T.guide_ms + 1)
     assert [pos.move_text(m) for m in d.accepted] == ["d4a4"]

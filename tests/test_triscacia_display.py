@@ -27,8 +27,12 @@ def drawn(plies: int, size=(800, 480)):
 
 
 def colours_in(surface: pygame.Surface, rect: pygame.Rect) -> set[tuple[int, int, int]]:
-    return {tuple(surface.get_at((x, y)))[:3] for x in range(rect.left, rect.right)
-            for y in range(rect.top, rect.bottom)}
+    out: set[tuple[int, int, int]] = set()
+    for x in range(rect.left, rect.right):
+        for y in range(rect.top, rect.bottom):
+            c = surface.get_at((x, y))
+            out.add((c.r, c.g, c.b))
+    return out
 
 
 def test_every_side_says_whose_king_it_may_and_may_not_check() -> None:
