@@ -122,6 +122,15 @@ class BoardDriver:
         self._leds: dict[int, str] = {}  # cell (this board) -> pattern
         #: Host time of the board's latest report of any square change (for latency numbers).
         self.last_report = 0.0
+        # What `chessery status` reads from any link (the seam: the same attributes as Link's).
+        #: time.time() of the latest state change.
+        self.state_since = time.time()
+        #: A standing reason the board cannot be used ("" when none).
+        self.problem = ""
+        #: These boards send no Chessery HELLO.
+        self.hello = None
+        #: time.time() of the latest full board report.
+        self.last_snapshot_at: float | None = None
 
     # -- life cycle ---------------------------------------------------------------------------------
     def start(self) -> Self:
@@ -283,6 +292,7 @@ class BoardDriver:
             if changed:
                 self.last_report = now
         self._reads += 1
+        self.last_snapshot_at = time.time()
         self._session_synced = True
         self._maybe_connected()
 
@@ -440,6 +450,7 @@ class BoardDriver:
             if state is previous or previous is LinkState.CLOSED:
                 return
             self._state = state
+            self.state_since = time.time()
             log.info("%s: from %s to %s (%s)", self.name, previous.value, state.value, reason)
             model = self._model
             status = LinkStatus(state, previous, reason, time.monotonic(),
