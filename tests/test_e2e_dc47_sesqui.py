@@ -5,9 +5,6 @@ end it with the right result, and leave a frame that shows the game's board."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pygame
@@ -15,13 +12,9 @@ import pytest
 
 import engine
 from controller.demo_games import DEMO_GAMES
-from controller.event_scripts import Style, script_for_moves
 from controller.service import demo_script
-from controller.store import GameStore
 from display import theme
-from firmware_bridge.script import parse_script
-from firmware_bridge.simboard import SimBoard
-from tests.test_e2e_service import REPO, TIMEOUT, Run, read_game, replay_stream
+from tests.demo_game_runs import play_demo_through_pty, run_demo_without_a_port, script_lines
 
 RESULTS = {"dreamchess47": ("1-0", "checkmate"), "sesqui": ("0-1", "checkmate")}
 
@@ -54,56 +47,21 @@ def frame_pixel(image: pygame.Surface, name: str) -> bool:
 
 @pytest.mark.parametrize("name", sorted(RESULTS))
 def test_whole_game_through_the_pty_into_chessery_run(tmp_path: Path, name: str) -> None:
-    variant = engine.find_variant(name)
-    moves = list(DEMO_GAMES[name])
-    style = Style(capture="alternate", slide=True, bounce=True, think_ms=60, hand_ms=30)
-    lines = script_for_moves(variant, moves, style)
-    board = SimBoard(variant, faults="bounce", seed=5).start()
-    commands = parse_script("\n".join(lines), variant)
-    db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
     # The promotion question is answered like a player at the screen: from the script's choose lines.
-    script = tmp_path / "game.txt"
-    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    lines = script_lines(name)
     assert sum(line.startswith("choose ") for line in lines) >= 1
-    run = Run(board.path, db, frame, "--variant", name, "--answers", str(script))
-    try:
-        assert run.next_line() == f"frame: {frame}"
-        board.start_script(commands)
-        printed: list[str] = []
-        read_game(run, moves, printed)
-        assert board.done.wait(TIMEOUT)
-        assert run.stop() == 0
-    finally:
-        if run.proc.poll() is None:
-            run.proc.kill()
-        board.stop()
-    assert replay_stream(printed) == moves
-    with GameStore(db) as store:
-        record = store.latest()
-        assert record is not None
-        assert record.variant == name
-        assert record.moves == tuple(moves)
-        assert (record.result, record.termination) == RESULTS[name]
-    image = pygame.image.load(str(frame))
+    game = play_demo_through_pty(tmp_path, name, seed=5, lines=lines, answers=True)
+    assert (game.record.result, game.record.termination) == RESULTS[name]
+    image = pygame.image.load(str(game.frame))
     assert image.get_size() == (800, 480)
     assert frame_pixel(image, name)
     result, termination = RESULTS[name]
-    assert f"Game over: {result} ({termination})" in "".join(run.err)
+    assert f"Game over: {result} ({termination})" in game.err
 
 
 def test_chessery_run_without_a_port_plays_the_sesqui_demo_to_mate(tmp_path: Path) -> None:
     """``chessery run --variant sesqui`` with no port: the built-in simulated board (its own
     process, a real pty) plays the recorded demo, the promotion answered by the demo player."""
-    env = dict(os.environ, PYTHONPATH=str(REPO), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-    env.pop("DISPLAY", None)
-    db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
-    proc = subprocess.run(
-        [sys.executable, "-m", "controller.cli", "run", "--variant", "sesqui", "--headless", "--no-gpio",
-         "--exit-when-done", "--db", str(db), "--frame", str(frame)],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=240)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    lines = proc.stdout.splitlines()
-    assert lines[0] == f"frame: {frame}"
-    assert replay_stream(lines[1:]) == list(DEMO_GAMES["sesqui"])
-    assert "Game over: 0-1 (checkmate)" in proc.stderr
+    err, frame = run_demo_without_a_port(tmp_path, "sesqui")
+    assert "Game over: 0-1 (checkmate)" in err
     assert frame_pixel(pygame.image.load(str(frame)), "sesqui")

@@ -14,13 +14,10 @@ import pytest
 
 import engine
 from controller.demo_games import DEMO_GAMES
-from controller.event_scripts import Style, script_for_moves
 from controller.service import demo_script
-from controller.store import GameStore
 from display import theme
-from firmware_bridge.script import parse_script
-from firmware_bridge.simboard import SimBoard
-from tests.test_e2e_service import REPO, TIMEOUT, Run, read_game, replay_stream
+from tests.demo_game_runs import play_demo_through_pty
+from tests.test_e2e_service import REPO
 
 RESULTS = {
     "duffery-simpletons": ("0-1", "checkmate"),
@@ -62,40 +59,17 @@ def test_rettah_demo_shows_the_rule_of_check() -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_whole_game_through_the_pty_into_chessery_run(tmp_path: Path, name: str) -> None:
-    variant = engine.find_variant(name)
-    moves = list(DEMO_GAMES[name])
-    style = Style(capture="alternate", slide=True, bounce=True, think_ms=60, hand_ms=30)
-    lines = script_for_moves(variant, moves, style)
-    board = SimBoard(variant, faults="bounce", seed=7).start()
-    commands = parse_script("\n".join(lines), variant)
-    db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
-    run = Run(board.path, db, frame, "--variant", name)
-    try:
-        assert run.next_line() == f"frame: {frame}"
-        board.start_script(commands)
-        printed: list[str] = []
-        read_game(run, moves, printed)
-        assert board.done.wait(TIMEOUT)
-        assert run.stop() == 0
-    finally:
-        if run.proc.poll() is None:
-            run.proc.kill()
-        board.stop()
-    assert replay_stream(printed) == moves
+    game = play_demo_through_pty(tmp_path, name, seed=7)
     result, termination = RESULTS[name]
-    with GameStore(db) as store:
-        record = store.latest()
-        assert record is not None
-        assert (record.variant, record.moves) == (name, tuple(moves))
-        assert (record.result, record.termination) == (result, termination)
-    image = pygame.image.load(str(frame))
+    assert (game.record.result, game.record.termination) == (result, termination)
+    image = pygame.image.load(str(game.frame))
     assert image.get_size() == (800, 480)
     w, h = image.get_size()
     colours = {image.get_at((x, y))[:3] for x in range(0, w // 2, 2) for y in range(0, h, 2)}
     # the 8x8 board's two square colours and both sides' piece fills are on the frame
     assert set(theme.SQUARES) <= colours
     assert {theme.SIDE_COLOURS["white"][0], theme.SIDE_COLOURS["black"][0]} <= colours
-    assert f"Game over: {result} ({termination.replace('_', ' ')})" in "".join(run.err)
+    assert f"Game over: {result} ({termination.replace('_', ' ')})" in game.err
 
 
 def chessery(*args: str) -> subprocess.CompletedProcess[str]:

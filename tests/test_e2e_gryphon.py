@@ -14,12 +14,9 @@ import pytest
 import engine
 from controller.demo_games import DEMO_GAMES
 from controller.event_scripts import Style, script_for_moves
-from controller.store import GameStore
 from controller.swaps import swaps
 from display import theme
-from firmware_bridge.script import parse_script
-from firmware_bridge.simboard import SimBoard
-from tests.test_e2e_service import TIMEOUT, Run, read_game, replay_stream
+from tests.demo_game_runs import play_demo_through_pty
 
 GRYPHONS = ("gryphon", "gryphon-circular", "gryphon-simple")
 
@@ -54,31 +51,10 @@ def test_whole_gryphon_game_through_the_pty_into_chessery_run(tmp_path: Path, na
     if not identity:
         lines = with_swaps(variant, moves, lines)
         assert sum(line.startswith("lift ") for line in lines) > 2 * len(moves)
-    board = SimBoard(variant, identity=identity, seed=3).start()
-    commands = parse_script("\n".join(lines), variant)
-    board.check_script(commands)
-    db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
-    run = Run(board.path, db, frame, "--variant", name)
-    try:
-        assert run.next_line() == f"frame: {frame}"
-        board.start_script(commands)
-        printed: list[str] = []
-        read_game(run, moves, printed)
-        assert board.done.wait(TIMEOUT)
-        assert board.error is None
-        assert run.stop() == 0
-    finally:
-        if run.proc.poll() is None:
-            run.proc.kill()
-        board.stop()
-    assert replay_stream(printed) == moves
-    with GameStore(db) as store:
-        record = store.latest()
-        assert record is not None
-        assert (record.variant, record.moves) == (name, tuple(moves))
-        assert (record.result, record.termination) == ("0-1", "checkmate")
-    assert "Game over: 0-1 (checkmate)" in "".join(run.err)
-    image = pygame.image.load(str(frame))
+    game = play_demo_through_pty(tmp_path, name, seed=3, lines=lines, faults=None, identity=identity)
+    assert (game.record.result, game.record.termination) == ("0-1", "checkmate")
+    assert "Game over: 0-1 (checkmate)" in game.err
+    image = pygame.image.load(str(game.frame))
     assert image.get_size() == (800, 480)
     colours = {image.get_at((x, y))[:3] for x in range(0, 400, 3) for y in range(0, 480, 3)}
     assert set(theme.SQUARES) <= colours  # the board is drawn

@@ -6,9 +6,6 @@ ends it with the right result and leaves a frame of the game."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pygame
@@ -16,13 +13,9 @@ import pytest
 
 import engine
 from controller.demo_games import DEMO_GAMES
-from controller.event_scripts import Style, script_for_moves
 from controller.service import demo_script
-from controller.store import GameStore
 from display import theme
-from firmware_bridge.script import parse_script
-from firmware_bridge.simboard import SimBoard
-from tests.test_e2e_service import REPO, TIMEOUT, Run, read_game, replay_stream
+from tests.demo_game_runs import play_demo_through_pty, run_demo_without_a_port
 
 #: What the store records and what the service says at the end.
 RESULTS = {"triscacia": ("1-wins", "checkmate", "blue"), "triscacia-10x10": ("1-wins", "checkmate", "blue"),
@@ -60,56 +53,21 @@ def frame_shows(image: pygame.Surface, name: str) -> bool:
 
 @pytest.mark.parametrize("name", sorted(RESULTS))
 def test_whole_game_through_the_pty_into_chessery_run(tmp_path: Path, name: str) -> None:
-    variant = engine.find_variant(name)
-    moves = list(DEMO_GAMES[name])
-    style = Style(capture="alternate", slide=True, bounce=True, think_ms=60, hand_ms=30)
-    lines = script_for_moves(variant, moves, style)
-    board = SimBoard(variant, faults="bounce", seed=5).start()
-    commands = parse_script("\n".join(lines), variant)
-    db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
-    script = tmp_path / "game.txt"
-    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
     # The 10x10 games read the board through the shipped 10x10 layout (the simulated board numbers
     # its sensors rank by rank from a1, as that layout does).
-    layout = ("--layout", "square-10x10") if variant.geometry.size == 100 else ()
-    run = Run(board.path, db, frame, "--variant", name, "--answers", str(script), *layout)
-    try:
-        assert run.next_line() == f"frame: {frame}"
-        board.start_script(commands)
-        printed: list[str] = []
-        read_game(run, moves, printed)
-        assert board.done.wait(TIMEOUT)
-        assert run.stop() == 0
-    finally:
-        if run.proc.poll() is None:
-            run.proc.kill()
-        board.stop()
-    assert replay_stream(printed) == moves
+    layout = ("--layout", "square-10x10") if engine.find_variant(name).geometry.size == 100 else ()
+    game = play_demo_through_pty(tmp_path, name, seed=5, answers=True, args=layout)
     stored, termination, said = RESULTS[name]
-    with GameStore(db) as store:
-        record = store.latest()
-        assert record is not None
-        assert (record.variant, record.moves) == (name, tuple(moves))
-        assert (record.result, record.termination) == (stored, termination)
-    image = pygame.image.load(str(frame))
+    assert (game.record.result, game.record.termination) == (stored, termination)
+    image = pygame.image.load(str(game.frame))
     assert image.get_size() == (800, 480)
     assert frame_shows(image, name)
-    assert f"Game over: {said} (checkmate)" in "".join(run.err)
+    assert f"Game over: {said} (checkmate)" in game.err
 
 
 def test_chessery_run_without_a_port_plays_the_triscacia_demo_to_mate(tmp_path: Path) -> None:
     """``chessery run --variant triscacia`` with no port: the built-in simulated board plays the
     recorded demo, placements answered by the demo player."""
-    env = dict(os.environ, PYTHONPATH=str(REPO), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-    env.pop("DISPLAY", None)
-    db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
-    proc = subprocess.run(
-        [sys.executable, "-m", "controller.cli", "run", "--variant", "triscacia", "--headless", "--no-gpio",
-         "--exit-when-done", "--db", str(db), "--frame", str(frame)],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=240)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    lines = proc.stdout.splitlines()
-    assert lines[0] == f"frame: {frame}"
-    assert replay_stream(lines[1:]) == list(DEMO_GAMES["triscacia"])
-    assert "Game over: blue (checkmate)" in proc.stderr
+    err, frame = run_demo_without_a_port(tmp_path, "triscacia")
+    assert "Game over: blue (checkmate)" in err
     assert frame_shows(pygame.image.load(str(frame)), "triscacia")

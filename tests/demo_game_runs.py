@@ -1,0 +1,91 @@
+"""Playing a variant's recorded demo game end to end, shared by the per-game tests: through a real
+pty into ``chessery run`` (a simulated board playing the game's event script), or with no port at
+all (the built-in simulated board plays the demo by itself). Each helper asserts what every such
+game must show; the tests add what their own game shows (result, frame, messages)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import engine
+from controller.demo_games import DEMO_GAMES
+from controller.event_scripts import Style, script_for_moves
+from controller.store import GameRecord, GameStore
+from firmware_bridge.script import parse_script
+from firmware_bridge.simboard import SimBoard
+from tests.test_e2e_service import REPO, TIMEOUT, Run, read_game, replay_stream
+
+#: Hands that capture both ways, slide, bounce and reply fast.
+HANDS = Style(capture="alternate", slide=True, bounce=True, think_ms=60, hand_ms=30)
+
+
+@dataclass
+class PlayedGame:
+    record: GameRecord  # as stored
+    frame: Path  # the service's last headless frame
+    err: str  # what the service said on stderr
+
+
+def script_lines(name: str, style: Style = HANDS) -> list[str]:
+    """The event script of the demo game of ``name``, played by hands of ``style``."""
+    return script_for_moves(engine.find_variant(name), list(DEMO_GAMES[name]), style)
+
+
+def play_demo_through_pty(tmp_path: Path, name: str, *, seed: int, lines: list[str] | None = None,
+                          answers: bool = False, faults: str | None = "bounce", identity: bool = False,
+                          args: tuple[str, ...] = ()) -> PlayedGame:
+    """The demo game of ``name`` on a simulated board on a real pty into ``chessery run``: every
+    move printed and stored as played. ``answers``: questions are answered from the script's
+    ``choose`` lines (``--answers``)."""
+    variant = engine.find_variant(name)
+    moves = list(DEMO_GAMES[name])
+    if lines is None:
+        lines = script_lines(name)
+    board = SimBoard(variant, faults=faults, identity=identity, seed=seed).start()
+    commands = parse_script("\n".join(lines), variant)
+    board.check_script(commands)
+    db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
+    if answers:
+        script = tmp_path / "game.txt"
+        script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        args = (*args, "--answers", str(script))
+    run = Run(board.path, db, frame, "--variant", name, *args)
+    try:
+        assert run.next_line() == f"frame: {frame}"
+        board.start_script(commands)
+        printed: list[str] = []
+        read_game(run, moves, printed)
+        assert board.done.wait(TIMEOUT)
+        assert board.error is None
+        assert run.stop() == 0
+    finally:
+        if run.proc.poll() is None:
+            run.proc.kill()
+        board.stop()
+    assert replay_stream(printed) == moves
+    with GameStore(db) as store:
+        record = store.latest()
+    assert record is not None
+    assert (record.variant, record.moves) == (name, tuple(moves))
+    return PlayedGame(record, frame, "".join(run.err))
+
+
+def run_demo_without_a_port(tmp_path: Path, name: str) -> tuple[str, Path]:
+    """``chessery run --variant NAME`` with no port, to the end of its demo by itself: the moves
+    printed are the demo's. Returns what it said on stderr and its last frame."""
+    env = dict(os.environ, PYTHONPATH=str(REPO), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    env.pop("DISPLAY", None)
+    db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
+    proc = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "run", "--variant", name, "--headless", "--no-gpio",
+         "--exit-when-done", "--db", str(db), "--frame", str(frame)],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = proc.stdout.splitlines()
+    assert lines[0] == f"frame: {frame}"
+    assert replay_stream(lines[1:]) == list(DEMO_GAMES[name])
+    return proc.stderr, frame
