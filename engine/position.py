@@ -197,8 +197,8 @@ class Position:
         self.halfmove = 0 if irreversible else self.halfmove + 1
         # Components set what this move leaves behind (en-passant cell, castling rights, hands...).
         self.ep = -1
-        # The after_push and next_side stages, walked here rather than through Rules' methods:
-        # this runs at every node of a search.
+        # The after_push and next_side stages (engine.components) are walked here: this runs at
+        # every node of a search.
         for update in rules.after_push_stage:
             update(self, move)
         side = -1

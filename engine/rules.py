@@ -165,10 +165,7 @@ class Rules:
 
     def legal_moves(self, pos: Position) -> list[Move]:
         """Generated moves through the ``filter``, ``legality`` and ``select`` stages."""
-        moves = self.pseudo_moves(pos) if self._board_moves or self._transform else self.piece_moves(pos)
-        if not self._board_moves and not self._transform:
-            for generate in self._generate:
-                generate(pos, moves)
+        moves = self.pseudo_moves(pos)
         for keep in self._filter:
             moves = keep(pos, moves)
         for legal in self._legality:
@@ -438,18 +435,6 @@ class Rules:
         return (found[0] if len(found) == 1 else frozenset()), pinned
 
     # -- after a move, turn order, outcome -----------------------------------------------------------
-    def after_push(self, pos: Position, move: Move) -> None:
-        for update in self.after_push_stage:
-            update(pos, move)
-
-    def next_side(self, pos: Position, move: Move) -> int:
-        """Who moves after ``move`` (``pos.side`` is still the mover)."""
-        for answer in self.next_side_stage:
-            side = answer(pos, move)
-            if side is not None:
-                return side
-        return (pos.side + 1) % self.v.nsides
-
     def outcome(self, pos: Position) -> Outcome | None:
         for answer in self._outcome:
             result = answer(pos)

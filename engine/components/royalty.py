@@ -50,11 +50,6 @@ class RoyalSafety(Component):
         single = len(royals) == 1
         out = []
         for m in moves:
-            if m.tag == DROP and answers is None:
-                # A piece put on an empty cell only blocks lines (no hoppers on this path): it
-                # cannot expose a royal that is not in check.
-                out.append(m)
-                continue
             if m.tag == PLAIN:
                 if is_royal[m.piece]:
                     if single or (answers is None and m.frm not in pinned):
@@ -68,6 +63,11 @@ class RoyalSafety(Component):
                     if answers is None or m.to in answers:
                         out.append(m)
                     continue
+            elif m.tag == DROP and answers is None:
+                # A piece put on an empty cell only blocks lines (no hoppers on this path): it
+                # cannot expose a royal that is not in check.
+                out.append(m)
+                continue
             if rules.is_safe_after(pos, m, side, royals):
                 out.append(m)
         return out
