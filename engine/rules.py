@@ -127,6 +127,9 @@ class Rules:
                                          and variant.kinds[variant.kind_at[code]].hook not in leapers)
                                for s in range(variant.nsides)]
         self._coded_attacks = any(self.hook_attackers) or bool(self._attacks)
+        #: Every attack is a table piece's along the reverse attack rays (no hoppers, no coded
+        #: captures): one walk along the lines into a cell then tells what attacks it.
+        self.attacks_from_tables = not variant.hoppers and not self._coded_attacks
         #: Only table pieces and leaping coded pieces: pins come from table riders alone, so the
         #: royal rule may use its one-walk shortcut whenever the side to move is not in check.
         self.pins_from_tables = not variant.hoppers and all(kind.hook in leapers for kind in variant.kinds
