@@ -110,23 +110,32 @@ class SimBoard:
         heartbeat_ms: int = 250,
         board_id: int = 0x51B0A4D1,
         on_command: Callable[[Command], None] | None = None,
+        cells: Sequence[int] | None = None,
     ) -> None:
         """``link_path``: where the stable symlink goes (default: a new temporary directory).
         ``scan_ms``, ``debounce_ms``, ``heartbeat_ms``: the firmware's parameters at boot.
         ``on_command(command)`` is called on the board thread as each script command starts
         (``choose`` lines included, which the board otherwise ignores), so a replay tool can
-        hand answers to the controller in step; it must not block."""
+        hand answers to the controller in step; it must not block. ``cells``: the board holds
+        only these cells of the variant, sensor ``i`` under ``cells[i]`` (one board of a set on
+        several ports, :mod:`firmware_bridge.board_set`); scripts then name sensors, not cells."""
         self.variant = engine.find_variant(variant) if isinstance(variant, str) else variant
         self.identity = identity
         self.faults = parse_faults(faults) if isinstance(faults, str) or faults is None else faults
         self.rng = random.Random(seed)
-        self.pins = matrix_layout(self.variant)
+        held = list(range(self.variant.geometry.size)) if cells is None else list(cells)
+        if cells is None:
+            self.pins = matrix_layout(self.variant)
+        else:
+            side = math.ceil(math.sqrt(len(held)))
+            self.pins = VirtualPins(math.ceil(len(held) / side), side, 1, cells=len(held))
         self.cells = self.pins.matrix.cells
         if not empty:
             board = engine.start_position(self.variant).board
-            for cell, code in enumerate(board):
+            for sensor, cell in enumerate(held):
+                code = board[cell]
                 if code:
-                    self.pins.readings[cell] = piece_for_code(self.variant, code) if identity else 1
+                    self.pins.readings[sensor] = piece_for_code(self.variant, code) if identity else 1
         self.options = {"scan_ms": scan_ms, "debounce_ms": debounce_ms, "heartbeat_ms": heartbeat_ms,
                         "board_id": board_id, "identity": identity, "leds": True}
         self.port = PtyPort(link_path)

@@ -68,6 +68,7 @@ class BoardInfo:
 
     kind: str
     board_id: int = 0
+    boot_id: int | None = None  # these boards say nothing of their boots
     serial: str = ""
     firmware: str = ""
     cells: int = SQUARES

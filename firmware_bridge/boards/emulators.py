@@ -56,11 +56,14 @@ class BoardEmulator:
 
     def __init__(self, variant: str = "chess", *, faults: Faults | str | None = None, seed: int = 0,
                  link_path: str | None = None, scan_ms: float | None = None, turned: bool = False,
-                 empty: bool = False) -> None:
-        """``turned``: the board stands turned round (its a8 corner where h1 belongs)."""
+                 empty: bool = False, cells: Sequence[int] | None = None) -> None:
+        """``turned``: the board stands turned round (its a8 corner where h1 belongs). ``cells``:
+        the 64 cells of the variant this board holds, a1 to h8 rank by rank (one board of a set
+        on several ports, ``firmware_bridge.board_set``); scripts then name squares 0-63."""
         self.variant = engine.find_variant(variant)
-        if self.variant.geometry.size != 64:
-            raise ValueError(f"{self.variant.name} has {self.variant.geometry.size} cells; "
+        held = list(range(self.variant.geometry.size)) if cells is None else list(cells)
+        if len(held) != 64:
+            raise ValueError(f"{self.variant.name} has {len(held)} cells; "
                              f"a {self.protocol} board has 64 squares")
         self.faults = parse_faults(faults) if isinstance(faults, str) or faults is None else faults
         self.rng = random.Random(seed)
@@ -70,9 +73,10 @@ class BoardEmulator:
         self.physical: list[str | None] = [None] * 64
         if not empty:
             start = engine.start_position(self.variant)
-            for cell, code in enumerate(start.board):
+            for square, cell in enumerate(held):
+                code = start.board[cell]
                 if code:
-                    self.physical[self._square(cell)] = self.variant.symbol(code)
+                    self.physical[self._square(square)] = self.variant.symbol(code)
         self.seen = list(self.physical)  # the board as last scanned
         self.port = PtyPort(link_path)
         self.stopping = threading.Event()
