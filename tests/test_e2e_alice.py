@@ -23,9 +23,9 @@ from display.render import render
 from display.view import view_from_position
 from firmware_bridge.board_set import BoardSet
 from firmware_bridge.boards.emulators import EMULATORS
-from firmware_bridge.script import parse_script
 from tests.demo_game_runs import play_demo_through_pty
-from tests.test_e2e_service import REPO, TIMEOUT, Player, Run, read_game, replay_stream
+from tests.test_boards_e2e import play_through_service
+from tests.test_e2e_service import REPO, TIMEOUT, Run, read_game, replay_stream
 
 ALICE = engine.find_variant("alice")
 MOVES = list(DEMO_GAMES["alice"])
@@ -129,31 +129,14 @@ def test_the_demo_game_on_two_maker_boards(tmp_path: Path, kind: str) -> None:
     port each: each driver reports its own 64 squares, the referee reads them as one set. The
     hands stay at most two plies ahead of the referee."""
     style = Style(capture="alternate", identity=True, think_ms=150, hand_ms=80)
-    lines = script_for_moves(ALICE, MOVES, style)
     boards = BoardSet(ALICE, lambda i, cells: EMULATORS[kind]("alice", cells=cells, seed=i)).start()
-    boards.check_script(parse_script("\n".join(lines), ALICE))
-    db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
-    run = Run(boards.paths[0], db, frame, "--port", boards.paths[1], "--board", kind, "--layout", "alice-2x8x8",
-              "--variant", "alice")
-    player: Player | None = None
-    printed: list[str] = []
     try:
-        assert run.next_line() == f"frame: {frame}"
-        player = Player(boards, lines, ALICE)  # type: ignore[arg-type]
-        player.allow(2)
-        while replay_stream(printed) != MOVES:
-            printed.append(run.next_line())
-            assert len(replay_stream(printed)) <= len(MOVES), printed
-            player.allow(len(replay_stream(printed)) + 2)
-        assert player.finished.wait(TIMEOUT), player.error
-        assert run.stop() == 0
+        _boards, run, _lines = play_through_service(
+            tmp_path, kind, MOVES, style, board=boards, variant=ALICE,
+            args=("--port", boards.paths[1], "--layout", "alice-2x8x8", "--variant", "alice"))
     finally:
-        if player is not None:
-            player.stop()
-        if run.proc.poll() is None:
-            run.proc.kill()
         boards.stop()
-    assert player.error is None
+    db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
     check_record(db)
     err = "".join(run.err)
     assert "Game over: 0-1 (checkmate)" in err and "Traceback" not in err

@@ -15,12 +15,15 @@ import sys
 import threading
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pygame
 
 import engine
 from controller.event_scripts import OPERA_GAME, Style, script_for_moves
 from controller.store import GameRecord, GameStore
+from firmware_bridge.board_set import BoardSet
+from firmware_bridge.pty_board import PtyBoard
 from firmware_bridge.script import parse_script
 from firmware_bridge.simboard import SimBoard
 
@@ -101,7 +104,7 @@ class Player:
     each ply) in its own thread, starting ply ``i`` only once ``allow(n)`` has been called with
     ``n > i``: the hands never get more than a given number of plies ahead of the referee."""
 
-    def __init__(self, board: SimBoard, lines: list[str], variant: engine.Variant = CHESS) -> None:
+    def __init__(self, board: PtyBoard[Any] | BoardSet, lines: list[str], variant: engine.Variant = CHESS) -> None:
         chunks: list[list[str]] = []
         for line in lines:
             if line.startswith("# ") or not chunks:
