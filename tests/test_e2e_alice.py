@@ -23,7 +23,7 @@ from display.render import render
 from display.view import view_from_position
 from firmware_bridge.board_set import BoardSet
 from firmware_bridge.boards.emulators import EMULATORS
-from tests.demo_game_runs import play_demo_through_pty
+from tests.demo_game_runs import play_demo_through_pty, run_demo_without_a_port
 from tests.test_boards_e2e import play_through_service
 from tests.test_e2e_service import REPO, TIMEOUT, Run, read_game, replay_stream
 
@@ -75,6 +75,12 @@ def test_the_demo_game_on_one_board_of_128_cells(tmp_path: Path) -> None:
     assert (game.record.result, game.record.termination) == ("0-1", "checkmate")
     assert "Game over: 0-1 (checkmate)" in game.err
     assert_frame_shows_both_boards(game.frame, final_position())
+
+
+def test_the_demo_plays_by_itself_without_a_port(tmp_path: Path) -> None:
+    err, frame = run_demo_without_a_port(tmp_path, "alice")
+    assert "Game over: 0-1 (checkmate)" in err
+    assert_frame_shows_both_boards(frame, final_position())
 
 
 def sim_board(*args: str) -> tuple[subprocess.Popen[str], list[str]]:
