@@ -147,6 +147,10 @@ class Service:
         self._clock_offsets: dict[int, int] = {}
         self._notice = "Waiting for the board"
         self._leds: tuple | None = None
+        #: Occupancy boards: cells where the last move asks for a piece swap (Gryphon) that has
+        #: not been made yet (no piece put down there since); their lights blink meanwhile. An
+        #: identity board needs none: the referee waits for the new piece and shows a fix.
+        self._swap_cells: set[int] = set()
         self._last_status: Status | None = None
         self._out_lost = False
         self._printed: list[str] = []  # the game's moves as printed in SAN, for "undo" lines
@@ -423,6 +427,8 @@ class Service:
                 from firmware_bridge.events import code_for_piece
                 with contextlib.suppress(ValueError):
                     piece = code_for_piece(self.variant, ev.piece)
+            if ev.placed:
+                self._swap_cells.discard(cell)  # a piece put down where the swap was asked: done
             t = self._event_time(index, ev, now)
             self._catch_up(t)
             if ev.placed:  # a move is completed by putting a piece down: the clock stops then
@@ -587,6 +593,13 @@ class Service:
         return self.map.readings(values)
 
     def _report(self, update: Update) -> None:
+        if update.accepted or update.undone:
+            stack = self.session.position.move_stack
+            self._swap_cells = set()
+            if update.accepted and stack and not self.session.identity:
+                from .swaps import swaps
+
+                self._swap_cells = {cell for cell, _old, _new in swaps(self.variant, stack[-1])}
         if self.print_moves:
             undone, accepted = self._printable(update)
             lines = [f"undo {text}" for text in undone] + list(accepted)
@@ -673,7 +686,10 @@ class Service:
     def _board_leds(self, status) -> None:
         if not self.links:
             return
-        fix = tuple(sorted(self.map.sensor_of[f.cell] for f in status.fixes if f.cell in self.map.sensor_of))
+        wrong = {f.cell for f in status.fixes}
+        if status.kind in ("idle", "moving"):
+            wrong |= self._swap_cells
+        fix = tuple(sorted(self.map.sensor_of[c] for c in wrong if c in self.map.sensor_of))
         pending = tuple(sorted(self.map.sensor_of[c] for c in status.cells if c in self.map.sensor_of)) \
             if status.kind == "ask" else ()
         last: tuple[int, ...] = ()
