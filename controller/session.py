@@ -216,7 +216,7 @@ class Session:
         elif self.phase == "play" and core.outcome is not None and core.status.kind == "idle":
             outcome = core.outcome
             assert self.game_id is not None
-            self.store.finish(self.game_id, outcome.result(self.variant.nsides), outcome.termination)
+            self.store.finish(self.game_id, self._result(outcome), outcome.termination)
             self.phase = "over"
             core.set_playing(False, now)
             update = Update(self.phase, self._over_status(), update.accepted, update.undone, update.note)
@@ -246,7 +246,7 @@ class Session:
         totals = ""
         if scoring is not None:  # short: the prompt's title has two lines; the panel names the sides
             totals = ", " + " to ".join(str(total) for total in scoring.score(self.position).totals)
-        return Prompt("agreement", f"Both agree to end? {outcome.result(v.nsides)}{totals}",
+        return Prompt("agreement", f"Both agree to end? {self._result(outcome)}{totals}",
                       (Option("yes", "Yes, both agree"), Option("no", "Keep playing")))
 
     def _agree(self, now: int) -> Update:
@@ -258,7 +258,7 @@ class Session:
         except ValueError as exc:  # a move was made meanwhile that the rules do not allow to end on
             return Update(self.phase, self.status, note=str(exc))
         assert self.game_id is not None
-        self.store.finish(self.game_id, outcome.result(self.variant.nsides), outcome.termination)
+        self.store.finish(self.game_id, self._result(outcome), outcome.termination)
         self._agreed = outcome
         self.phase = "over"
         self.core.set_playing(False, now)
@@ -269,18 +269,23 @@ class Session:
         or claimed at the screen. Stored like any other ending."""
         if self.phase != "play" or self.game_id is None:
             return Update(self.phase, self.status, note="no game under way")
-        self.store.finish(self.game_id, outcome.result(self.variant.nsides), outcome.termination)
+        self.store.finish(self.game_id, self._result(outcome), outcome.termination)
         self._agreed = outcome
         self._menu = None
         self.phase = "over"
         self.core.set_playing(False, now)
         return self._after(Update(self.phase, self._over_status(), note=note or outcome.termination), now)
 
+    def _result(self, outcome: Outcome) -> str:
+        """The result as stored and shown: 1-0, 0-1, 1/2-1/2, or with more sides the winner's
+        name (``blue``), as the screen says it."""
+        return outcome.result(self.variant.nsides, tuple(self.variant.sides))
+
     def _over_status(self) -> Status:
         outcome = self._agreed or self.core.outcome or self.position.outcome()
         if outcome is None:
             return Status("idle", "Game over")
-        result = outcome.result(self.variant.nsides, tuple(self.variant.sides))
+        result = self._result(outcome)
         return Status("idle", f"Game over: {result} ({outcome.termination.replace('_', ' ')}). Set up the pieces "
                               f"for a new game")
 
