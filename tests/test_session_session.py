@@ -245,7 +245,8 @@ def test_a_new_game_on_the_board_after_a_restart_is_asked_about_and_no_keeps_the
     assert session.status.prompt is None  # asked once for this board, not again at every look
     session.tick(clock(T.guide_ms + 5))
     assert session.status.prompt is None
-    assert store.unfinished("chess").moves == ("e2e4", "e7e5") and len(store.game_ids()) == 1
+    kept = store.unfinished("chess")
+    assert kept is not None and kept.moves == ("e2e4", "e7e5") and len(store.game_ids()) == 1
 
 
 def test_a_board_back_in_setup_showing_three_moves_is_not_taken_for_a_new_game(tmp_path: Path) -> None:
@@ -260,4 +261,5 @@ def test_a_board_back_in_setup_showing_three_moves_is_not_taken_for_a_new_game(t
     board[cell("g1")], board[cell("f3")] = 1, 0  # two moves: that is a new game
     assert session.sync(board, 20).phase == "play"
     update = session.tick(20 + T.settle_ms + 5)
-    assert update.accepted == ("e2e4", "e7e5") and store.unfinished("chess").moves == ("e2e4", "e7e5")
+    game = store.unfinished("chess")
+    assert update.accepted == ("e2e4", "e7e5") and game is not None and game.moves == ("e2e4", "e7e5")
