@@ -6,23 +6,7 @@ new game, nor drop the old one."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-
-import engine
-from controller.board_map import SensorMap
-from controller.config import Config, GpioConfig
-from controller.inference import Status
-from controller.service import Service
-from controller.session import Update
-from controller.store import GameStore
-from firmware_bridge.simboard import SimBoard
-
-CHESS = engine.find_variant("chess")
-TIMEOUT = 60.0
+from tests.service_rig import TIMEOUT
 
 #: Fool's mate, hand by hand; then the reset: the pieces that moved go back (actions 9-16).
 FOOLS_MATE = """
@@ -47,65 +31,6 @@ place g2
 lift h4
 place d8
 """
-
-
-class Rig:
-    """The simulated board with ``faults`` and a service on it; ``updates`` and ``shown`` wake
-    whoever waits for the service to have done something."""
-
-    def __init__(self, tmp_path: Path, faults: str) -> None:
-        self.board = SimBoard(CHESS, faults=faults).start()
-        self.store = GameStore(tmp_path / "games.sqlite3")
-        self.service = Service(Config(port=(self.board.path,), gpio=GpioConfig(enabled=False)), CHESS, self.store,
-                               SensorMap(CHESS), print_moves=False)
-        self.changed = threading.Condition()
-        self.accepted: list[tuple[int | None, str]] = []  # (game, move) as committed
-        self.statuses: list[Status] = []
-        self.service.on_update = self._on_update
-        self.service.on_show = self._on_show
-
-    def _on_update(self, update: Update) -> None:
-        with self.changed:
-            self.accepted += [(self.service.session.game_id, text) for text in update.accepted]
-            self.changed.notify_all()
-
-    def _on_show(self, status: Status) -> None:
-        with self.changed:
-            self.statuses.append(status)
-            self.changed.notify_all()
-
-    def wait(self, what, timeout: float = TIMEOUT) -> None:
-        with self.changed:
-            if not self.changed.wait_for(what, timeout):
-                raise AssertionError(f"the service never got there; statuses: {self.statuses[-5:]}")
-
-    def finish(self) -> None:
-        assert self.board.done.wait(TIMEOUT)
-        self.service.finish_when_at_rest()
-        assert self.service.finished.wait(TIMEOUT)
-        assert self.service.error is None
-
-    def games(self) -> list[tuple[tuple[str, ...], str, str]]:
-        return [(g.moves, g.result, g.termination) for g in map(self.store.game, self.store.game_ids())]
-
-    def close(self) -> None:
-        self.service.stop()
-        self.board.stop()
-        self.store.close()
-
-
-@pytest.fixture
-def rig(tmp_path: Path) -> Iterator:
-    rigs: list[Rig] = []
-
-    def make(faults: str) -> Rig:
-        rigs.append(Rig(tmp_path, faults))
-        rigs[-1].service.start()
-        return rigs[-1]
-
-    yield make
-    for r in rigs:
-        r.close()
 
 
 def test_the_first_move_of_the_next_game_made_while_the_cable_was_out(rig) -> None:
