@@ -224,6 +224,7 @@ class Session:
         self.resumed = False
         self._menu = None
         self._agreed = None
+        self._resynced = False
         observed = list(self.core.observed)
         self.core = Referee(self._start.copy(), identity=self.identity, timing=self.timing, playing=False,
                             observed=observed)
