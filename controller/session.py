@@ -20,12 +20,13 @@ difference between the board and the game back (or accepts a move made while the
 down).
 
 Reconnect: a board that comes back (``Event.resync``, or a ``sync``) showing the start position
-plus a move or two is a new game the players began while it was away: with no game under way
-(setup, or the last game over) the new game starts and the core works the moves out from the
-start; during a game the core first tries the moves from the game's own position, and only when
-those do not explain the board is the question asked whether to start the new game (the game
-under way is then kept, ended as abandoned; "no" keeps it and guides the board back). A board
-that fits neither shows the cells to put right and waits: no game is ever dropped.
+plus a few moves (up to ``NEW_GAME_PLIES``) is a new game the players began while it was away:
+with no game under way (setup, or the last game over) the new game starts and the core works
+the moves out from the start; during a game the core first tries the moves from the game's own
+position, and only when those do not explain the board is the question asked whether to start
+the new game (the game under way is then kept, ended as abandoned; "no" keeps it and guides
+the board back). A board that fits neither shows the cells to put right and waits: no game is
+ever dropped.
 """
 
 from __future__ import annotations
@@ -35,14 +36,14 @@ from dataclasses import dataclass
 import engine
 from engine import Outcome, Position, Variant
 
-from .inference import Decision, Event, Option, Prompt, Referee, Status, Timing
+from .inference import RESYNC_PLIES, Decision, Event, Option, Prompt, Referee, Status, Timing
 from .pgn import export_pgn
 from .signatures import explain
 from .store import GameStore, StoreError
 
 #: After the board was away, how many plies from the start position count as a new game the
-#: players began meanwhile (more would be guessing).
-NEW_GAME_PLIES = 2
+#: players began meanwhile: as many as the core works out from a game's position.
+NEW_GAME_PLIES = RESYNC_PLIES
 
 
 @dataclass(frozen=True)
@@ -297,7 +298,7 @@ class Session:
         return explain(start, observed, diff, set(), self.identity, strict=False, max_plies=NEW_GAME_PLIES)
 
     def _new_game_on_board(self, now: int) -> Update | None:
-        """No game under way and the board came back as the start plus a move or two: start that
+        """No game under way and the board came back as the start plus a few moves: start that
         game (None when the board shows no such thing)."""
         if self.phase == "play" or not self._moves_from_start():
             return None

@@ -47,14 +47,14 @@ def test_the_first_move_of_the_next_game_made_while_the_cable_was_out(rig) -> No
     assert r.games() == [(("f2f3", "e7e5", "g2g4", "d8h4"), "0-1", "checkmate"), (("e2e4", "e7e5"), "*", "")]
 
 
-def test_a_new_game_of_two_moves_and_a_board_that_fits_nothing(rig) -> None:
-    # Out for the whole reset and two moves: the start plus e2e4 e7e5 is the new game.
+def test_a_new_game_of_three_moves_made_while_the_cable_was_out(rig) -> None:
+    # Out for the whole reset and three moves (one order only: the queen needs e2 empty).
     r = rig("unplug=900@9")
-    r.board.play(FOOLS_MATE + "sleep 50\nlift e2\nplace e4\nsleep 50\nlift e7\nplace e5\nsleep 1500\n",
-                 timeout=TIMEOUT)
-    r.wait(lambda: (2, "e7e5") in r.accepted)
+    r.board.play(FOOLS_MATE + "sleep 50\nlift e2\nplace e4\nsleep 50\nlift e7\nplace e5\nsleep 50\n"
+                 "lift d1\nplace h5\nsleep 1500\n", timeout=TIMEOUT)
+    r.wait(lambda: (2, "d1h5") in r.accepted)
     r.finish()
-    assert r.games()[1] == (("e2e4", "e7e5"), "*", "")
+    assert r.games()[1] == (("e2e4", "e7e5", "d1h5"), "*", "")
 
 
 def test_a_game_reset_during_the_outage_is_asked_about_and_kept(rig) -> None:

@@ -249,16 +249,17 @@ def test_a_new_game_on_the_board_after_a_restart_is_asked_about_and_no_keeps_the
     assert kept is not None and kept.moves == ("e2e4", "e7e5") and len(store.game_ids()) == 1
 
 
-def test_a_board_back_in_setup_showing_three_moves_is_not_taken_for_a_new_game(tmp_path: Path) -> None:
+def test_a_board_back_in_setup_showing_five_moves_is_not_taken_for_a_new_game(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "g.db")
     session = Session(CHESS, store)
     board = list(START)
-    for frm, to in (("e2", "e4"), ("e7", "e5"), ("g1", "f3")):
+    for frm, to in (("e2", "e4"), ("e7", "e5"), ("g1", "f3"), ("b8", "c6"), ("f1", "c4")):
         board[cell(frm)], board[cell(to)] = 0, 1
     update = session.sync(board, 10)
     assert update.phase == "setup" and update.status.message.startswith("Set up the board")
     assert store.game_ids() == []
-    board[cell("g1")], board[cell("f3")] = 1, 0  # two moves: that is a new game
+    for frm, to in (("g1", "f3"), ("b8", "c6"), ("f1", "c4")):  # two moves: that is a new game
+        board[cell(frm)], board[cell(to)] = 1, 0
     assert session.sync(board, 20).phase == "play"
     update = session.tick(20 + T.settle_ms + 5)
     game = store.unfinished("chess")
