@@ -293,3 +293,13 @@ def test_plain_view_legend_lists_the_ringed_men_only() -> None:
     assert sorted(p.name for p in view.legend) == ["queen-side bishop", "queen-side knight", "queen-side pawn",
                                                    "queen-side queen", "queen-side rook"]
     assert all(p.mark == "ring" and p.standard for p in view.legend)
+
+
+@pytest.mark.parametrize("identity", [False, True])
+def test_inference_reads_a_meddled_pawn_queening_without_a_question(identity: bool) -> None:
+    # White's king steps, then White pushes Black's queen-side pawn to b1: one legal move, no choice
+    script = ("lift d1\nplace d2 K\nsleep 1500\nlift b2\nplace b1 d\nsleep 3000" if identity else
+              "lift d1\nplace d2\nsleep 1500\nlift b2\nplace b1\nsleep 3000")
+    r = play(script, "4k3/8/8/8/8/8/1o6/3K4 w - - 0 1", variant=MEDDLERS, identity=identity)
+    assert r.texts() == ["d1d2", "b2b1d"]
+    assert r.core.status.kind == "idle" and r.core.position.side == 1
