@@ -29,6 +29,7 @@ from display.render import render
 from display.view import PieceView, view_from_position
 from engine import parse_fen, start_position
 from engine.notation import PositionError
+from engine.perft import perft
 from tests.test_controller_inference import play
 from tests.test_e2e_service import REPO
 
@@ -45,17 +46,6 @@ def texts(pos: engine.Position) -> set[str]:
 def letter_at(pos: engine.Position, name: str) -> str:
     code = pos.board[pos.variant.geometry.index(name)]
     return pos.variant.symbol(code) if code else ""
-
-
-def perft(pos: engine.Position, depth: int) -> int:
-    if depth == 0:
-        return 1
-    total = 0
-    for m in pos.legal_moves():
-        pos.push(m)
-        total += perft(pos, depth - 1)
-        pos.pop()
-    return total
 
 
 # -- the set-up and the two halves of a turn ------------------------------------------------------
