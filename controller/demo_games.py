@@ -95,6 +95,20 @@ TWEEDLE = ("e2e4 i9i8 j2j4 e9e8 f2f3 i10j8 e1i5 f9f8 i5f8 e10e9 f8f10 g10f10 f3f
 #: sensor boards every move is a lift on one board and a place on the other.
 ALICE = "b1c3 h7h5 a2a3 c7c6 a1a7 d8b6 e2e3 g7g5 g1h3 d7d5 c3'd5' b6'a7' h3'g5' a7f2 g5f7 h8h2 d5e7 f2'g3'"
 
+#: Meddlers Chess (seeded greedy self-play, seed 3): each ply is a half-move, the player's own
+#: king-side man then an enemy queen-side man; Black moves White's queen out (d1d2), White takes
+#: the meddled knight (f2e3), and White mates in eleven turns by checking with his bishop and then
+#: moving Black's own queen-side knight out of the way (c6e7), exposing Black's king.
+MEDDLERS = ("h2h3 a7a6 g8h6 d2d3 e2e4 b7b5 h6f5 b1a3 g2g3 b8c6 f5e3 d1d2 f2e3 d7d5 h8g8 b2b3 e4d5 a8b8 "
+            "e7e6 d3d4 f1b5 c6e7")
+
+#: Meddlers Chess with pawns (seed 113): the second half moves any enemy pawn; White pushes a
+#: black pawn to e2 (e3e2), which Black then takes on d1 and promotes (e2d1q), and Black's last
+#: meddle, White's pawn taking on c5, closes the mate in 36 half-moves.
+MEDDLERS_PAWNS = ("f2f3 a7a6 f7f5 e2e3 f1a6 b7b5 g7g6 b2b3 a6c8 g6g5 h7h5 d2d4 c8d7 g5g4 e8f7 c2c4 d7b5 "
+                  "c7c5 g4f3 a2a4 g1f3 f5f4 f4e3 g2g3 f3g1 e7e6 h8h7 b3b4 b5c6 h5h4 h4g3 h2h4 c6a8 e3e2 "
+                  "e2d1q d4c5")
+
 DEMO_GAMES: dict[str, tuple[str, ...]] = {name: tuple(text.split()) for name, text in
                                           (("dreamchess47", DREAMCHESS47), ("sesqui", SESQUI),
                                            ("duffery-simpletons", DUFFERY_SIMPLETONS),
@@ -108,4 +122,5 @@ DEMO_GAMES: dict[str, tuple[str, ...]] = {name: tuple(text.split()) for name, te
                                            ("gryphon-simple", GRYPHON_SIMPLE),
                                            ("triscacia", TRISCACIA), ("triscacia-10x10", TRISCACIA_10X10),
                                            ("sqchess", SQCHESS), ("sqchess-extended", SQCHESS_EXTENDED),
-                                           ("tweedle", TWEEDLE), ("alice", ALICE))}
+                                           ("tweedle", TWEEDLE), ("alice", ALICE), ("meddlers", MEDDLERS),
+                                           ("meddlers-pawns", MEDDLERS_PAWNS))}

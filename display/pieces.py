@@ -35,7 +35,7 @@ def sprite(piece: PieceView, sides: tuple[str, ...], size: int) -> pygame.Surfac
     """A ``size`` x ``size`` transparent surface with the piece centred on it."""
     size = max(4, int(size))
     fill, outline = theme.side_colours(sides, piece.side)
-    key = (piece.glyph if piece.standard else "", piece.letter, fill, outline, size)
+    key = (piece.glyph if piece.standard else "", piece.letter, piece.mark, fill, outline, size)
     found = _cache.get(key)
     if found is None:
         if len(_cache) >= _CACHE_LIMIT:
@@ -44,8 +44,23 @@ def sprite(piece: PieceView, sides: tuple[str, ...], size: int) -> pygame.Surfac
             found = _glyph_sprite(piece.glyph, fill, outline, size)
         else:
             found = disc_sprite(piece.letter, fill, outline, size)
+        if piece.mark == "ring":
+            found = _ringed(found, size)
         _cache[key] = found
     return found
+
+
+def _ringed(picture: pygame.Surface, size: int) -> pygame.Surface:
+    """The picture inside a band in the mark colour: the coloured tape the text puts round
+    pieces that must be told apart from their look-alikes. Drawn large and scaled down, like
+    the discs, so the band's edges are smooth."""
+    big = size * _SUPERSAMPLE
+    band = pygame.Surface((big, big), pygame.SRCALPHA)
+    width = max(_SUPERSAMPLE * 2, round(big * 0.09))
+    pygame.draw.circle(band, theme.MARK, (big / 2, big / 2), big * 0.49, width)
+    out = picture.copy()
+    out.blit(pygame.transform.smoothscale(band, (size, size)), (0, 0))
+    return out
 
 
 def _glyph_sprite(glyph: str, fill: theme.Colour, outline: theme.Colour, size: int) -> pygame.Surface:

@@ -695,7 +695,7 @@ def _draw_hand(view: View, col: _Column, side: int, hand: tuple[tuple[PieceView,
 
 
 def _draw_legend(view: View, col: _Column) -> None:
-    entries = [p for p in view.legend if not p.standard]
+    entries = [p for p in view.legend if not p.plain]
     if not entries:
         return
     f = theme.font(_px(17, col.s))

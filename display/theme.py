@@ -31,6 +31,8 @@ PENDING = ((40, 170, 255), 140)
 #: The winning line of a line game (Zeta): tinted and framed.
 LINE = ((30, 200, 90), 150)
 FIX: Colour = (230, 0, 200)
+#: The band round marked pieces (``PieceView.mark == "ring"``): a colour no side or square uses.
+MARK: Colour = (0, 150, 255)
 SHARED_TERRITORY: Colour = (128, 128, 128)
 
 #: Side colours by side name (Triscacia: blue, green, red); (fill, outline).

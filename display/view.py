@@ -25,9 +25,12 @@ Parts of a view:
     ``hands`` (per side: pieces in hand with counts), ``menu`` (the operator menu's screen: a
     :class:`Prompt` drawn over the whole window), ``menu_button`` (a touch button that opens it)
     and ``flipped`` (the board drawn turned round).
-``PieceView(side, glyph, letter, name)``
+``PieceView(side, glyph, letter, name, mark)``
     ``glyph`` is one of :data:`STANDARD_GLYPHS` for pieces drawn as chess pieces; anything else is
-    drawn as a disc with ``letter`` on it and should appear in the view's ``legend``.
+    drawn as a disc with ``letter`` on it and should appear in the view's ``legend``. ``mark``
+    (one of :data:`MARKS`, or empty) is drawn over the picture: ``ring``, a coloured band round
+    the piece, tells apart pieces that look alike but are different men (Meddlers' queen-side
+    men); a variant asks for it by a word after the glyph (``glyph = "rook ring"``).
 ``Highlights(last_move, check, fix, pending, line)``
     Cell tuples; ``fix`` holds :class:`Fix` entries (a cell and what belongs there, ``None`` for
     "this cell must be empty"); ``line`` is the winning line of a line game (the engine's ``line``
@@ -55,6 +58,8 @@ from engine.components.lines import Line
 
 #: Piece pictures drawn as chess pieces (from the font's chess glyphs); others get a disc.
 STANDARD_GLYPHS = ("king", "queen", "rook", "bishop", "knight", "pawn")
+#: Marks drawn over a piece's picture.
+MARKS = ("ring",)
 
 
 @dataclass(frozen=True)
@@ -63,10 +68,16 @@ class PieceView:
     glyph: str = ""
     letter: str = ""
     name: str = ""
+    mark: str = ""
 
     @property
     def standard(self) -> bool:
         return self.glyph in STANDARD_GLYPHS
+
+    @property
+    def plain(self) -> bool:
+        """A standard chess piece with no mark: needs no legend."""
+        return self.standard and not self.mark
 
 
 @dataclass(frozen=True)
@@ -158,10 +169,12 @@ class View:
 def piece_view(variant, code: int) -> PieceView:
     """The picture of an engine piece code (``variant`` is an ``engine.Variant``)."""
     kind = variant.kinds[variant.kind_of(code)]
-    glyph = kind.glyph if kind.glyph in STANDARD_GLYPHS else ""
+    picture, *words = kind.glyph.split() or [""]
+    mark = next((w for w in words if w in MARKS), "")
+    glyph = picture if picture in STANDARD_GLYPHS else ""
     # A variant may name a one-letter glyph for a fairy piece; otherwise its symbol is the letter.
-    letter = kind.glyph if kind.glyph and not glyph else kind.letter
-    return PieceView(side=variant.side_of(code), glyph=glyph, letter=letter, name=kind.name)
+    letter = picture if picture and not glyph else kind.letter
+    return PieceView(side=variant.side_of(code), glyph=glyph, letter=letter, name=kind.name, mark=mark)
 
 
 def _placing_area(pos: Position) -> tuple[int, ...]:
@@ -202,8 +215,7 @@ def view_from_position(pos: Position, **parts) -> View:
     line: tuple[int, ...] = ()
     if outcome is not None and outcome.termination == "line" and outcome.winner is not None:
         line = v.rules.get(Line).line_cells(pos, outcome.winner)
-    legend = tuple(piece_view(v, v.code(k, 0)) for k, kind in enumerate(v.kinds)
-                   if kind.glyph not in STANDARD_GLYPHS)
+    legend = tuple(p for p in (piece_view(v, v.code(k, 0)) for k in range(len(v.kinds))) if not p.plain)
     hands = tuple(tuple((piece_view(v, v.code(kind, side)), n) for kind, n in sorted(hand.items()) if n)
                   for side, hand in enumerate(pos.hands))
     area = () if outcome else _placing_area(pos)
