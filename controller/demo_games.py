@@ -89,6 +89,14 @@ SQCHESS_EXTENDED = ("b2b4 f9d8 c2c3 h9h7 i2i3 g10a4 d1a4 a9a8 b1d3 g9g8 f2d1 h10
 TWEEDLE = ("e2e4 i9i8 j2j4 e9e8 f2f3 i10j8 e1i5 f9f8 i5f8 e10e9 f8f10 g10f10 f3f4 e9j4 j1j4 j8i10 h2h3 "
            "h10j8 j4j8 i10j8 f1b5 j8i10 b5b9 d10e10 b9c10")
 
+#: Royal Fury (tools/demo_search.py's way, seed 55, captures and swaps preferred): a Mimotaur takes
+#: a Harpy over one man, a Ximaera swaps (c2c8~), Dragons leap in chains (d9c4:a6, c4j2:h4), a
+#: black Fury swaps (d8d1~) and a Jumper takes her, a Fury's knight take charges a second man
+#: (e1g2), a Capricorn charges three (d10d2), and White's Fury ends it with an eight-man chain
+#: that takes Black's last Fury in 27 plies.
+ROYAL_FURY = ("b2a3 f8f7 a3h10 d8e7 c3c4 f10h10 c4b5 e9d7 c2c8~ d9c4:a6 d3e4 g10f10 d2d9 c4j2:h4 b1c2 e10d8 "
+              "i1j2 d8d1~ i2i4 c10c2 f2d1 c2g2 d8d6 g9f2:c5 e1g2 d10d2 g2g10:c2:c10")
+
 DEMO_GAMES: dict[str, tuple[str, ...]] = {name: tuple(text.split()) for name, text in
                                           (("dreamchess47", DREAMCHESS47), ("sesqui", SESQUI),
                                            ("duffery-simpletons", DUFFERY_SIMPLETONS),
@@ -102,4 +110,4 @@ DEMO_GAMES: dict[str, tuple[str, ...]] = {name: tuple(text.split()) for name, te
                                            ("gryphon-simple", GRYPHON_SIMPLE),
                                            ("triscacia", TRISCACIA), ("triscacia-10x10", TRISCACIA_10X10),
                                            ("sqchess", SQCHESS), ("sqchess-extended", SQCHESS_EXTENDED),
-                                           ("tweedle", TWEEDLE))}
+                                           ("tweedle", TWEEDLE), ("royal-fury", ROYAL_FURY))}
