@@ -378,3 +378,11 @@ def test_every_chain_move_lists_all_its_victims_and_undoes() -> None:
         pos.push(move)
         pos.pop()
         assert pos.fen() == before
+
+
+def test_perft_from_the_start() -> None:
+    # Derived, not from the text: the sides' first moves do not touch each other (38 x 38).
+    from engine.perft import perft
+
+    pos = start_position(RF)
+    assert [perft(pos, d) for d in (1, 2, 3)] == [38, 1444, 65084]

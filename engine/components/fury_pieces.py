@@ -77,6 +77,8 @@ class FuryPieces(Component):
         g = v.geometry
         n = g.size
         self.petrification: Petrification = rules.get(Petrification)
+        self._near_key: tuple[int, int] | None = None
+        self._near = bytearray()
         steps = [g.step(vec) for vec in QUEEN_LINES]
         self.lines = tuple(tuple(line for line in (g.ray(c, vec) for vec in QUEEN_LINES) if line) for c in range(n))
         self.line_steps = tuple(tuple(s for s in steps if s[c] >= 0) for c in range(n))
@@ -112,14 +114,56 @@ class FuryPieces(Component):
                 tabs["leap"] = bytearray(0 if gazer[c] else tabs["leap"][c] for c in range(v.max_code))
             self.victims[hook] = tabs
 
+    def has_legal_move(self, pos: Position) -> bool | None:
+        """Cheap answer, asked after every move: a man that is not petrified and can step onto an
+        empty neighbour (along a line), or jump or advance onto a cell free of his own side, has a
+        move; only when none can does the full generation decide."""
+        board = pos.board
+        frozen = self.petrification.frozen_at(pos)
+        v = self.v
+        owner = v.owner
+        side = pos.side
+        for cell, code in enumerate(board):
+            if owner[code] != side or not code or frozen[cell]:
+                continue
+            powers = POWERS.get(v.kinds[v.kind_at[code]].hook)
+            if powers is None:
+                return None
+            travel = powers.travel
+            if "queen" in travel and any(not board[c] for c in self.neighbours[cell]):
+                return True
+            if "knight" in travel and any(not board[t] or owner[board[t]] != side for t in self.knight[cell]):
+                return True
+            if "advance" in travel and any(not board[t] or owner[board[t]] != side
+                                           for t in self.advance[side][cell]):
+                return True
+        return None
+
     def movers(self) -> dict[str, Mover]:
         return {hook: partial(self.generate_for, POWERS[hook], self.victims[hook]) for hook in POWERS}
 
     # -- generation -----------------------------------------------------------------------------
+    def near_enemies(self, pos: Position, side: int) -> bytearray:
+        """1 on each cell next to a man of a side other than ``side`` (where a charge may take),
+        cached on the position's hash like ``Petrification.frozen_at``."""
+        key = (pos.hash, side)
+        if key != self._near_key:
+            board = pos.board
+            owner = self.v.owner
+            near = bytearray(len(board))
+            neighbours = self.neighbours
+            for c, code in enumerate(board):
+                if code and owner[code] != side:
+                    for n in neighbours[c]:
+                        near[n] = 1
+            self._near = near
+            self._near_key = key
+        return self._near
+
     def generate_for(self, powers: Powers, victims: dict[str, bytearray], pos: Position, cell: int, code: int,
                      out: list[Move]) -> None:
         board = pos.board
-        if self.petrification.frozen(board)[cell]:
+        if self.petrification.frozen_at(pos)[cell]:
             return
         v = self.v
         owner = v.owner
@@ -127,6 +171,8 @@ class FuryPieces(Component):
         neighbours = self.neighbours
         charge_every = powers.charge == "every"
         charge_tab = victims.get("charge")
+        # Cells where a charge may take something (none for men that do not charge).
+        hot = self.near_enemies(pos, side) if powers.charge and charge_tab is not None else None
 
         def charged(at: int) -> tuple[int, ...]:
             # Enemies next to ``at`` that a charge arriving there takes (the mover's own start
@@ -135,7 +181,7 @@ class FuryPieces(Component):
             return tuple(c for c in neighbours[at] if board[c] and owner[board[c]] != side and charge_tab[board[c]])
 
         def travel_to(t: int, promotion: int = 0) -> None:
-            if powers.charge and charge_tab is not None:
+            if hot is not None and hot[t]:
                 hit = charged(t)
                 if hit:
                     out.append(build_move(board, cell, t, relocate=((cell, t),), remove=hit, promotion=promotion))
@@ -143,7 +189,7 @@ class FuryPieces(Component):
             out.append(Move(cell, t, code, 0, promotion))
 
         def take_on(t: int, promotion: int = 0) -> None:
-            if charge_every:
+            if charge_every and hot is not None and hot[t]:
                 hit = tuple(c for c in charged(t) if c != t)
                 if hit:
                     out.append(build_move(board, cell, t, relocate=((cell, t),), remove=hit, promotion=promotion))
@@ -159,7 +205,10 @@ class FuryPieces(Component):
                     for t in line:
                         if board[t]:
                             break
-                        travel_to(t)
+                        if hot is None or not hot[t]:
+                            out.append(Move(cell, t, code))  # the common case, without a call
+                        else:
+                            travel_to(t)
             elif how == "knight":
                 for t in self.knight[cell]:
                     if not board[t]:

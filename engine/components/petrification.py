@@ -58,6 +58,8 @@ class Petrification(Component):
         self._small = v.max_code < 256
         self._key: object = None
         self._frozen = bytearray(g.size)
+        self._hash_key: int | None = None
+        self._hash_frozen = self._frozen
 
     def frozen(self, board: Sequence[int]) -> bytearray:
         """Per cell: 1 where the man standing there is petrified (either side)."""
@@ -84,6 +86,14 @@ class Petrification(Component):
         self._frozen = out
         return out
 
+    def frozen_at(self, pos: Position) -> bytearray:
+        """``frozen(pos.board)``, cached on the position's hash: the movement hooks ask it once
+        per man, and comparing the whole board each time costs more than the answer."""
+        if pos.hash != self._hash_key:
+            self._hash_frozen = self.frozen(pos.board)
+            self._hash_key = pos.hash
+        return self._hash_frozen
+
     def gazed(self, board: Sequence[int], cell: int, code: int) -> bool:
         """Would the man ``code`` standing on ``cell`` of ``board`` be petrified?"""
         owner = self.v.owner
@@ -102,5 +112,5 @@ class Petrification(Component):
     def filter(self, pos: Position, moves: list[Move]) -> list[Move]:
         if not self.table_pieces:
             return moves  # every man moves through a hook, which already asked
-        frozen = self.frozen(pos.board)
+        frozen = self.frozen_at(pos)
         return [m for m in moves if m.frm < 0 or not frozen[m.frm]]
