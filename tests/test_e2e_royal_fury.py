@@ -9,8 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pygame
+import pytest
 
 import engine
+from controller.cli import main
 from controller.demo_games import DEMO_GAMES
 from controller.event_scripts import Style
 from controller.service import demo_script
@@ -36,6 +38,14 @@ def test_the_demo_shows_every_kind_of_coded_capture_and_ends_with_both_furies_ta
     assert len(RF.rules.royal_cells(pos.board, 1)) == 0 and len(RF.rules.royal_cells(pos.board, 0)) == 2
     lines = demo_script(RF, None, watched=False)
     assert [line.split()[-1] for line in lines if line.startswith("# ")] == list(DEMO_GAMES["royal-fury"])
+
+
+def test_chessery_play_gives_the_outcome_and_rejects_an_illegal_move(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "royal-fury", *DEMO_GAMES["royal-fury"]]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "1-0 furies_captured"
+    assert main(["play", "royal-fury", "c2c8~"]) != 0  # the Ximaera faces only her own men
+    err = capsys.readouterr().err
+    assert err.startswith("chessery play: move 1 'c2c8~' is not legal in ") and err.count("\n") == 1
 
 
 def test_whole_game_through_the_pty_into_chessery_run(tmp_path: Path) -> None:

@@ -386,3 +386,25 @@ def test_perft_from_the_start() -> None:
 
     pos = start_position(RF)
     assert [perft(pos, d) for d in (1, 2, 3)] == [38, 1444, 65084]
+
+
+def test_dragon_leaps_capricorn_harpy_and_mimotaur_and_crosses_cells_it_emptied() -> None:
+    for victim in "chm":
+        assert victims(board(f"Dc1 {victim}e3"), "c1f4") == {"e3"}
+    # c5 over d5 to e5, then back left across d5 (emptied) and c5 (left) over b5 to a5.
+    pos = board("Dc5 ad5 ab5")
+    assert victims(pos, "c5a5:e5") == {"d5", "b5"}
+    assert victims(pos, "c5a5") == {"b5"}  # the single leap to the same cell is another move
+
+
+def test_repetition_and_fifty_quiet_plies_draw() -> None:
+    pos = board("Jd1 jd10 Fa3 Fj3 fa8 fj8")
+    for _ in range(2):
+        for text in ("d1c3", "d10c8", "c3d1", "c8d10"):
+            pos.push_text(text)
+    out = pos.outcome()
+    assert out is not None and out.winner is None and out.termination == "repetition"
+    quiet = parse_fen(RF, board("Jd1 jd10 Fa3 Fj3 fa8 fj8").fen().replace(" 0 1", " 99 60"))
+    quiet.push_text("d1c3")
+    out = quiet.outcome()
+    assert out is not None and out.termination == "fifty_move"
