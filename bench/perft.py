@@ -8,7 +8,7 @@ start, so the middle game is measured too), every node visited (moves listed, ch
 and popped), and prints the cost per node against FIDE chess measured the same way in the same
 run; multi-royal variants are also compared with their single-royal twin on the same board.
 
-    .venv/bin/python bench/perft.py [--quick] [--variants-only] [--variants chess,royal-fury,...]
+    .venv/bin/python bench/perft.py [--quick] [--variants-only]
 """
 
 from __future__ import annotations
@@ -110,11 +110,11 @@ def variant_speed(name: str, budget: float) -> tuple[int, float]:
     return nodes, spent
 
 
-def variants_report(budget: float, only: list[str] | None = None) -> None:
+def variants_report(budget: float) -> None:
     print()
     print(f"{'variant':<22} {'nodes':>9} {'n/s':>9} {'us/node':>8} {'x FIDE':>7}")
     rates: dict[str, float] = {}
-    names = ["chess", *[n for n in (only or variant_names()) if n != "chess"]]
+    names = ["chess", *[n for n in variant_names() if n != "chess"]]
     for name in names:
         nodes, spent = variant_speed(name, budget)
         rates[name] = nodes / spent
@@ -129,12 +129,10 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="shallower depths")
     parser.add_argument("--variants-only", action="store_true", help="only part 2, every variant vs FIDE")
-    parser.add_argument("--variants", default="all",
-                        help="part 2's variants, comma-separated, or all (FIDE chess is always measured first)")
     args = parser.parse_args()
     if not args.variants_only:
         fide_vs_python_chess(args.quick)
-    variants_report(1.0 if args.quick else 4.0, None if args.variants == "all" else args.variants.split(","))
+    variants_report(1.0 if args.quick else 4.0)
 
 
 def fide_vs_python_chess(quick: bool) -> None:
