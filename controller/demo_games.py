@@ -109,6 +109,14 @@ MEDDLERS_PAWNS = ("f2f3 a7a6 f7f5 e2e3 f1a6 b7b5 g7g6 b2b3 a6c8 g6g5 h7h5 d2d4 c
                   "c7c5 g4f3 a2a4 g1f3 f5f4 f4e3 g2g3 f3g1 e7e6 h8h7 b3b4 b5c6 h5h4 h4g3 h2h4 c6a8 e3e2 "
                   "e2d1q d4c5")
 
+#: Royal Fury (tools/demo_search.py's way, seed 55, captures and swaps preferred): a Mimotaur takes
+#: a Harpy over one man, a Ximaera swaps (c2c8~), Dragons leap in chains (d9c4:a6, c4j2:h4), a
+#: black Fury swaps (d8d1~) and a Jumper takes her, a Fury's knight take charges a second man
+#: (e1g2), a Capricorn charges three (d10d2), and White's Fury ends it with an eight-man chain
+#: that takes Black's last Fury in 27 plies.
+ROYAL_FURY = ("b2a3 f8f7 a3h10 d8e7 c3c4 f10h10 c4b5 e9d7 c2c8~ d9c4:a6 d3e4 g10f10 d2d9 c4j2:h4 b1c2 e10d8 "
+              "i1j2 d8d1~ i2i4 c10c2 f2d1 c2g2 d8d6 g9f2:c5 e1g2 d10d2 g2g10:c2:c10")
+
 DEMO_GAMES: dict[str, tuple[str, ...]] = {name: tuple(text.split()) for name, text in
                                           (("dreamchess47", DREAMCHESS47), ("sesqui", SESQUI),
                                            ("duffery-simpletons", DUFFERY_SIMPLETONS),
@@ -123,4 +131,4 @@ DEMO_GAMES: dict[str, tuple[str, ...]] = {name: tuple(text.split()) for name, te
                                            ("triscacia", TRISCACIA), ("triscacia-10x10", TRISCACIA_10X10),
                                            ("sqchess", SQCHESS), ("sqchess-extended", SQCHESS_EXTENDED),
                                            ("tweedle", TWEEDLE), ("alice", ALICE), ("meddlers", MEDDLERS),
-                                           ("meddlers-pawns", MEDDLERS_PAWNS))}
+                                           ("meddlers-pawns", MEDDLERS_PAWNS), ("royal-fury", ROYAL_FURY))}

@@ -488,7 +488,35 @@ class Referee:
         # a piece that some legal move would put down (then only after ``guide_ms``).
         wait = self.timing.settle_ms if self._resync or not self._in_hand() else self.timing.guide_ms
         self._pending = _Pending("unmatched", sig, deadline=self._last_t + wait)
+        left = self._victims_left(index)
+        if left is not None:
+            # Everything of the move is on the board but men it takes (a charge, a chain): say
+            # which are still to come off.
+            move, cells = left
+            names = ", ".join(self.variant.geometry.names[c] for c in cells)
+            self._status = Status("moving", f"{to_move} {self.position.move_text(move)}: take off {names}",
+                                  cells=cells)
+            return
         self._status = Status("moving", f"{to_move} moving", cells=tuple(sorted(diff)))
+
+    def _victims_left(self, index: MoveIndex) -> tuple[Move, tuple[int, ...]] | None:
+        """The legal move the board shows but for men it takes that still stand (``Move.victims``),
+        and those cells; None unless exactly one set of cells is left (the move shown first)."""
+        items = set(self._diff.items())
+        if not any(v for _c, v in items):
+            return None  # nothing put down yet: no move to name
+        found: list[tuple[Move, tuple[int, ...]]] = []
+        for shapes in index.by_sig.values():
+            for s in shapes:
+                if not items <= s.sig or not s.hidden <= self._touched:
+                    continue
+                rest = s.sig - items
+                victims = s.move.victims
+                if rest and all(v == 0 and c in victims for c, v in rest):
+                    found.append((s.move, tuple(sorted(c for c, _v in rest))))
+        if not found or len({cells for _m, cells in found}) > 1:
+            return None
+        return found[0]
 
     def _in_order(self, shape: Shape) -> bool:
         """A piece arrives after it left: for each piece the move carries from a cell that is
@@ -672,7 +700,9 @@ class Referee:
             touched = self._touched - rest
             ext = index.extension_cells(shape.sig, touched & shape.cells) if shape.sig else frozenset()
             ext |= index.continuation_cells(move, touched)
-            drag = index.drag_cells(move)
+            # A piece put down and then men lifted (the victims of a charge or a chain) is no
+            # piece sliding on: only a reading whose latest event put a piece down may be a drag.
+            drag = index.drag_cells(move) if self._placed or rest else frozenset()
             wait = t.prefix_ms if ext else t.drag_ms if drag else t.settle_ms
             # Timed from the mover's last event: the next player lifting a piece meanwhile
             # (``rest``) says nothing about whether the mover is done.

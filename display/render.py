@@ -833,9 +833,15 @@ def _draw_menu(menu: Prompt, view: View, surface: pygame.Surface, layout: Layout
     gap = round(_BUTTON_GAP * s)
     cols = menu.columns or _columns_that_fit(menu, col.rect.w, s)
     rows = math.ceil(n / cols)
+    px = _px(_BUTTON_TEXT + 2, s)
+    # Many buttons (a variant list that grew): rather more columns than the menu asks for, with
+    # narrower buttons, than buttons too short to carry their labels (labels shrink to the width).
+    need = theme.font(px).get_height()
+    while cols < n and (col.room - (rows - 1) * gap) // rows < need:
+        cols += 1
+        rows = math.ceil(n / cols)
     bw = (col.rect.w - (cols - 1) * gap) // cols
     bh = max(1, min(round(_BUTTON_MAX * 1.2 * s), (col.room - (rows - 1) * gap) // rows))
-    px = _px(_BUTTON_TEXT + 2, s)
     for i, choice in enumerate(menu.choices):
         r, c = divmod(i, cols)
         rect = pygame.Rect(col.rect.x + c * (bw + gap), col.y + r * (bh + gap), bw, bh)

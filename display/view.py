@@ -114,7 +114,8 @@ class Prompt:
     title: str
     choices: tuple[Choice, ...]
     selected: int | None = None
-    #: Button columns (0: as many as the labels allow, up to 4); a menu keyboard asks for more.
+    #: Button columns (0: as many as the labels allow, up to 4); a menu keyboard asks for more. A
+    #: minimum: the display adds columns when the rows would be too short for their labels.
     columns: int = 0
 
 

@@ -3,9 +3,9 @@
 Each move is made from the engine's ``Move.changes`` and ``Move.relocations`` alone (no variant
 is special), with a seeded RNG choosing how the hands go about it:
 
-- captures victim first or attacker first; the attacker of a slider may be *dragged* across the
-  cells on its way (resting briefly on each) and wait on the last one while the other hand
-  takes the victim off;
+- captures victim first or attacker first, several victims in any order; the attacker of a
+  slider may be *dragged* across the cells on its way (resting briefly on each) and wait on the
+  last one while the other hand takes the victim off;
 - castling (any move of several pieces) in either order, with a pause between the pieces;
 - en passant in either order (its victim is one more victim);
 - promotions in every order: pawn off then the new piece on; the new piece on the target cell
@@ -95,6 +95,7 @@ class _Move:
         sources = {s for s, _d in relocs}
         dests = {d for _s, d in relocs}
         victims = [c for c, b, _a in move.changes if b and c not in sources]
+        rng.shuffle(victims)  # several victims (a charge, a leaping chain) come off in any order
         self.events: list[_Ev] = []
         self.cells: set[int] = {c for c, _b, _a in move.changes}  # every cell the hand handles
         self.promotion = bool(move.promotion)

@@ -10,7 +10,7 @@ import engine
 from controller.board_map import SensorMap
 from hardware.layout import LayoutError, load_layout
 
-TEN = ("sqchess", "sqchess-extended", "tweedle", "triscacia-10x10")
+TEN = ("sqchess", "sqchess-extended", "tweedle", "triscacia-10x10", "royal-fury")
 
 
 def name_of(v, m: SensorMap, sensor: int) -> str:
