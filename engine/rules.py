@@ -468,6 +468,30 @@ class Rules:
             return None, pinned
         return (found[0] if len(found) == 1 else frozenset()), pinned
 
+    def open_lines(self, board: list[int], targets: list[int], by: tuple[int, ...]
+                   ) -> tuple[set[int], dict[int, frozenset[int]]] | None:
+        """One walk along every attack line of the sides ``by`` into the cells ``targets``: the
+        first piece on each line (moving it may open the line) and, per cell up to that piece,
+        the codes that would attack a target from there. None when a target is attacked
+        already. For variants whose attacks all come from the tables (``attacks_from_tables``)."""
+        first: set[int] = set()
+        open_codes: dict[int, frozenset[int]] = {}
+        get = open_codes.get
+        attack_rays = self.v.attack_rays
+        for r in targets:
+            for side in by:
+                for ray, sets in attack_rays[side][r]:
+                    for c, codes in zip(ray, sets):  # noqa: B905 (one set per cell of the ray)
+                        known = get(c)
+                        open_codes[c] = codes if known is None else known | codes
+                        p = board[c]
+                        if p:
+                            if p in codes:
+                                return None
+                            first.add(c)
+                            break
+        return first, open_codes
+
     # -- after a move, turn order, outcome -----------------------------------------------------------
     def outcome(self, pos: Position) -> Outcome | None:
         for answer in self._outcome:

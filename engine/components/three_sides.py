@@ -14,7 +14,6 @@ from . import Component, overrides, register
 if TYPE_CHECKING:
     from ..moves import Move
     from ..position import Position
-    from ..rules import Rules
 
 
 @register("three_sides")
@@ -26,42 +25,6 @@ class ThreeSides(Component):
     def right_of(self, side: int) -> int:
         """The opponent ``side`` must never leave attacked: the previous in turn."""
         return (side - 1) % self.v.nsides
-
-    def __init__(self, rules: Rules) -> None:
-        super().__init__(rules)
-        self._tables: bool | None = None  # known once the runner has built every component
-
-    def _tables_only(self) -> bool:
-        # Only pieces whose attacks the reverse rays describe (no hoppers, no coded captures):
-        # then one walk along the lines into the right-hand king settles most moves.
-        if self._tables is None:
-            rules = self.rules
-            self._tables = (not self.v.hoppers and not any(rules.hook_attackers)
-                            and not any(overrides(c, "attacks") for c in rules.components))
-        return self._tables
-
-    def _lines(self, board: list[int], royals: list[int], enemies: tuple[int, ...]
-               ) -> tuple[set[int], dict[int, frozenset[int]]] | None:
-        """Walk every attack line into the right-hand king(s): the first piece on each line
-        (moving it away may open the line), and per cell up to that piece the codes that would
-        attack from there. None when a king is attacked already."""
-        first: set[int] = set()
-        open_codes: dict[int, frozenset[int]] = {}
-        get = open_codes.get
-        attack_rays = self.v.attack_rays
-        for r in royals:
-            for side in enemies:
-                for ray, sets in attack_rays[side][r]:
-                    for c, codes in zip(ray, sets):  # noqa: B905 (one set per cell of the ray)
-                        known = get(c)
-                        open_codes[c] = codes if known is None else known | codes
-                        p = board[c]
-                        if p:
-                            if p in codes:
-                                return None
-                            first.add(c)
-                            break
-        return first, open_codes
 
     def has_legal_move(self, pos: Position) -> bool | None:
         # Asked after every move (is it mate?): test the generated moves a few at a time through
@@ -89,7 +52,7 @@ class ThreeSides(Component):
         royals = rules.royal_cells(board, right)
         if not royals:
             return moves
-        lines = self._lines(board, royals, enemies) if self._tables_only() else None
+        lines = rules.open_lines(board, royals, enemies) if rules.attacks_from_tables else None
         attacked = rules.attacked
         out = []
         nothing: frozenset[int] = frozenset()
