@@ -467,6 +467,7 @@ class Referee:
             # Put down where the reading's piece may still be going: rather its drag going on.
             peeled = self._peel(sig, index)
         if (peeled is None and reading is not None and self._placed and self._latest not in reading[3]
+                and not (self._latest in reading[2] and self._slid_on(reading[0]))
                 and self._reply_done(reading[0], reading[1])):
             # The next player has completed a move on top of the last reading: that reading was
             # the move (moves are made in turn), whatever its piece did meanwhile.
@@ -574,6 +575,11 @@ class Referee:
                 shapes = [s for s in index.match(msig, self._touched) if not rest & s.cells and self._in_order(s)]
                 if shapes:
                     found.append((rest, shapes))
+        if len(found) > 1:
+            # Which reading leaves the lifted pieces where the next player's hand can be: on
+            # pieces some legal reply moves or takes (a lifted piece no reply touches is no
+            # reply's doing).
+            found = [(rest, shapes) for rest, shapes in found if rest <= self._reply_reach(shapes[0].move)]
         if len(found) != 1:
             return None
         rest, shapes = found[0]
@@ -588,12 +594,12 @@ class Referee:
             ext = index.extension_cells(s.sig, touched & s.cells) | index.continuation_cells(s.move, touched)
             drag = index.drag_cells(s.move)
             if rest & (ext | drag | index.bigger_cells(s.move)):
-                if self.identity and len(shapes) == 1 and not (rest & (ext | index.bigger_cells(s.move))):
+                if len(shapes) == 1 and not (rest & (ext | index.bigger_cells(s.move))):
                     # The lifted piece may be the victim the mover's piece slides on to, or the
                     # next player's: no reading to show yet, but if the next player completes a
-                    # move on top of this one, this one was the move (``_reply_done``). Only an
-                    # identity board reads whose piece goes down; on an occupancy board a piece
-                    # going down there is rather the mover's slide going on.
+                    # move on top of this one, this one was the move (``_reply_done``; on an
+                    # occupancy board a piece put down further along the line once the mover's
+                    # piece has left its cell is rather that slide going on: ``_slid_on``).
                     held = self._reading
                     since = held[1] if held is not None and held[0] is s else self._last_t
                     self._reading = (s, since, drag | ext, ext)
@@ -604,6 +610,22 @@ class Referee:
             if left and any(self._cell_t.get(c, 0) < min(left) for c in rest & index.source_cells(s.move)):
                 return None
         return rest, shapes
+
+    def _slid_on(self, shape: Shape) -> bool:
+        """On an occupancy board, whether the reading's piece has left the cell it went to: a
+        piece put down further along its line may then be that piece sliding on as much as the
+        next player's reply. (An identity board reads whose piece it is.)"""
+        observed = self._observed
+        return not self.identity and any(not observed[d] for s, d in shape.move.relocations if s != d)
+
+    def _reply_reach(self, move: Move) -> frozenset[int]:
+        """Cells whose piece some legal reply to ``move`` moves or takes."""
+        pos = self.position
+        pos.push(move)
+        try:
+            return frozenset(c for m in pos.legal_moves() for c, before, _a in m.changes if before)
+        finally:
+            pos.pop()
 
     def _idle_status(self) -> Status:
         outcome = self._outcome
