@@ -84,6 +84,11 @@ class Timing:
     guide_ms: int = 1000     # an unexplained board is this old before the wrong cells are shown
     #: Unused since final moves are never corrected; kept so configuration files that set it load.
     amend_ms: int = 1000
+    #: The board's full scan period (0: it reports each change as it happens, in order). A board
+    #: that scans its squares in turn (a DGT board: 200-250 ms) reports the changes of one scan
+    #: in square order, not in the hands' order, and keeps a piece resting on a crossed cell on
+    #: the board's word until the next scan sees it gone; the service sets it from the board.
+    scan_ms: int = 0
 
 
 @dataclass(frozen=True)
@@ -501,8 +506,9 @@ class Referee:
         sources = {s for s, d in move.relocations if s != d}
         for s, d in move.relocations:
             # (Not along a pushed line: a shoved line flickers in any order.)
+            # (A board that scans its squares in turn reports one scan's changes in square order.)
             if (s != d and d not in sources and not observed[s] and s in cell_t and d in cell_t
-                    and cell_t[d] < cell_t[s]):
+                    and cell_t[d] < cell_t[s] - self.timing.scan_ms):
                 before = next(b for c, b, _a in move.changes if c == s)
                 after = next(a for c, _b, a in move.changes if c == d)
                 if before == after:  # (a promotion's new piece may go down before the pawn is off)
@@ -695,7 +701,9 @@ class Referee:
             ext = index.extension_cells(shape.sig, touched & shape.cells) if shape.sig else frozenset()
             ext |= index.continuation_cells(move, touched)
             drag = index.drag_cells(move)
-            wait = t.prefix_ms if ext else t.drag_ms if drag else t.settle_ms
+            # (A rest on a crossed cell, or the gap to a castling's second piece, looks up to one
+            # scan longer on the board's reports.)
+            wait = t.prefix_ms + t.scan_ms if ext else t.drag_ms + t.scan_ms if drag else t.settle_ms
             # Timed from the mover's last event: the next player lifting a piece meanwhile
             # (``rest``) says nothing about whether the mover is done.
             own = [self._cell_t[c] for c in self._touched - rest if c in self._cell_t]
@@ -760,7 +768,7 @@ class Referee:
                            max_plies=plies)
         # Live, a board also half-way through one legal move (a line pushed front first, slowly)
         # or sequences ending in a removal (pieces in the hand) are asked about, not accepted.
-        in_hand = not self._resync and bool(seqs) and self._in_hand()
+        in_hand = not self._resync and bool(seqs) and self._in_hand() and not self._unseen_done(seqs)
         if len(seqs) == 1 and not _takes_only(seqs[0][-1]) and not in_hand:
             if self._resync:
                 for move in seqs[0]:
@@ -807,6 +815,17 @@ class Referee:
             return
         self._status = Status("fix", self._fix_message("Board does not match the game", wrong=True),
                               fixes=self._fixes(wrong=True))
+
+    def _unseen_done(self, seqs: list[tuple[Move, ...]]) -> bool:
+        """On a board that scans slower than ``settle_ms``, a piece that stood for less than one
+        scan is never seen (a pawn taken back at once by a quick recapture): a board that reads
+        like pieces still in the hand is rather that one sequence made, when the latest event put
+        down the piece its last move brings to that cell."""
+        if self.timing.scan_ms <= self.timing.settle_ms or len(seqs) != 1 or not self._placed:
+            return False
+        last = seqs[0][-1]
+        return any(c == self._latest and a and self._observed[c] == seen(a, self.identity)
+                   for c, _b, a in last.changes)
 
     def _in_hand(self) -> bool:
         """The differences are pieces lifted (in the hand) or put where some legal move puts them:

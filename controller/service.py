@@ -536,6 +536,10 @@ class Service:
                 self._notice = ""
             if self.config.identity == "auto" and link.hello is not None:
                 self.session.set_identity(link.hello.identity, self.now())
+            if link.hello is not None:
+                # A board scanning slower than its events need (DGT) says so: the referee's
+                # windows and its trust in the order of events follow its scan.
+                self.session.set_scan(max(getattr(lk.hello, "scan_ms", 0) if lk.hello else 0 for lk in self.links))
             if first and len(self._connected) == len(self.links):
                 t = min(int((status.host_time - self._t0) * 1000), self.now())
                 self._report(self.session.sync(self._readings(), t))

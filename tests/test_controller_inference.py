@@ -491,3 +491,55 @@ def test_a_reply_on_the_line_of_a_slider_still_standing_is_the_reply() -> None:
     fen = "r1bqkb1r/pp1p1ppp/2n2n2/4p3/2B1P3/5N2/PPP2PPP/RNBQK2R b KQkq - 3 6"
     r = play("lift f8\nsleep 97\nplace c5\nlift a2\nsleep 21\nlift a7\nsleep 67\nplace a3\nsleep 121\nplace a5", fen)
     assert r.texts() == ["f8c5", "a2a3", "a7a5"]
+
+
+# -- a board that scans its squares in turn (DGT: a full scan 200-250 ms) --------------------------------
+DGT = Timing(scan_ms=250)
+
+
+def play_timed(events: list[tuple[int, str, bool, str]], fen: str | None = None, timing: Timing = DGT) -> Referee:
+    """Events at exact times (``(t, cell, placed, piece)``), ticking the core at its deadlines on
+    the way, as the service does."""
+    pos = engine.parse_fen(CHESS, fen) if fen else engine.start_position(CHESS)
+    core = Referee(pos, identity=True, timing=timing)
+    for t, name, placed, piece in events:
+        while (d := core.deadline) is not None and d <= t:
+            core.tick(d)
+        core.event(Event(cell(name), placed, t, CHESS.parse_symbol(piece) if piece else 0))
+    while (d := core.deadline) is not None:
+        before = core.deadline
+        core.tick(d)
+        if core.deadline == before:
+            break
+    return core
+
+
+def texts(core: Referee) -> list[str]:
+    pos = core.position.copy()
+    moves = list(pos.move_stack)
+    for _ in moves:
+        pos.pop()
+    out = []
+    for m in moves:
+        out.append(pos.move_text(m))
+        pos.push(m)
+    return out
+
+
+def test_a_scanning_board_reports_the_knights_new_square_before_its_old_one() -> None:
+    # f3 comes before g1 in the board's scan order: the placement is reported 60 ms before the lift.
+    events = [(1000, "f3", True, "N"), (1060, "g1", False, "")]
+    assert texts(play_timed(events)) == ["g1f3"]
+    # A board that reports changes as they happen never shows that order for a move.
+    assert texts(play_timed(events, timing=T)) == []
+
+
+def test_a_piece_taken_back_within_one_scan_is_never_seen_but_both_moves_are_read() -> None:
+    # exd6 cxd6: the white pawn stood on d6 for less than a scan; the board reports d6 empty, e5
+    # empty, c7 empty, then a black pawn on d6.
+    fen = "rn1qkbnr/ppp2ppp/3p4/4P3/6b1/8/PPP2PPP/RNBQKB1R w KQkq - 1 5"
+    events = [(1000, "d6", False, ""), (1040, "e5", False, ""), (1190, "c7", False, ""), (1440, "d6", True, "p")]
+    assert texts(play_timed(events, fen)) == ["e5d6", "c7d6"]
+    # With no scan to hide a piece, the same reports may be hands still holding both pawns: asked.
+    core = play_timed(events, fen, timing=T)
+    assert texts(core) == [] and core.status.message == "Which move did you make?"

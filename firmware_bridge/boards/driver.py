@@ -74,6 +74,10 @@ class BoardInfo:
     identity: bool = True
     leds: bool = False
     heartbeat_ms: int = 1000
+    #: The board's full scan period (ms), for boards that report one scan's changes in square
+    #: order rather than as they happen (0: as they happen); the referee's timing follows it.
+    scan_ms: int = 0
+    boot_id: int = 0  # (what ``chessery status`` reads from any link's hello; these boards have none)
 
 
 class BoardDriver:
