@@ -55,6 +55,9 @@ UNKNOWN_PIECE = -1
 #: A question offers at most this many moves (or move sequences); more is no question but a
 #: board to put right.
 MAX_CHOICES = 8
+#: On a board that scans its squares in turn: what a report may lag behind the one a scan
+#: earlier on the same square (both come over the same line and reader thread).
+SCAN_MARGIN_MS = 10
 #: After the board was away, how many moves the players may have made meanwhile that the core
 #: still works out by itself.
 RESYNC_PLIES = 4
@@ -701,9 +704,11 @@ class Referee:
             ext = index.extension_cells(shape.sig, touched & shape.cells) if shape.sig else frozenset()
             ext |= index.continuation_cells(move, touched)
             drag = index.drag_cells(move)
-            # (A rest on a crossed cell, or the gap to a castling's second piece, looks up to one
-            # scan longer on the board's reports.)
-            wait = t.prefix_ms + t.scan_ms if ext else t.drag_ms + t.scan_ms if drag else t.settle_ms
+            # On a board that scans its squares in turn, a piece resting on a crossed cell for any
+            # time under one scan is reported there for exactly one scan (until the scan comes
+            # round again), and the gap to a castling's second piece may grow by up to one scan.
+            drag_wait = max(t.drag_ms, t.scan_ms + SCAN_MARGIN_MS) if t.scan_ms else t.drag_ms
+            wait = t.prefix_ms + t.scan_ms if ext else drag_wait if drag else t.settle_ms
             # Timed from the mover's last event: the next player lifting a piece meanwhile
             # (``rest``) says nothing about whether the mover is done.
             own = [self._cell_t[c] for c in self._touched - rest if c in self._cell_t]
