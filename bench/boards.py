@@ -114,7 +114,13 @@ def bench(kind: str, n_moves: int) -> tuple[float, float]:
             "millennium": getattr(board, "settings", {1: 20})[1] * 2.048}[kind]
     goal = 2 * scan + 50 if kind == "millennium" else scan + 50
     p99 = pct(latencies, 99)
-    print(f"{kind}: {len(latencies)} moves committed ({amended} amended); scan period {scan:.0f} ms")
+    replay = engine.start_position(variant)
+    recorded = []
+    for m in pos.move_stack:
+        recorded.append(replay.move_text(m))
+        replay.push(m)
+    same = "move for move" if recorded == moves[:len(recorded)] else "NOT the game played"
+    print(f"{kind}: {len(latencies)} moves committed ({amended} amended), {same}; scan period {scan:.0f} ms")
     print(f"  last change report -> move committed: p50 {pct(latencies, 50):.1f} ms  p99 {p99:.1f} ms  "
           f"max {max(latencies):.1f} ms   (goal {goal:.0f} ms: {'met' if p99 <= goal else 'NOT met'} at p99; "
           f"p50/scan {pct(latencies, 50) / scan:.2f}, p99/scan {p99 / scan:.2f})")

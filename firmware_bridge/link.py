@@ -60,7 +60,7 @@ import serial
 from engine.errors import ChesseryError
 
 from .codec import encode
-from .events import LIFT, PLACE, LinkState, LinkStatus, SensorEvent, piece_text
+from .events import LIFT, PLACE, EventQueue, LinkState, LinkStatus, SensorEvent, piece_text
 from .firmware import protocol as P
 from .framer import Framer
 from .messages import Error, Event, Heartbeat, Hello, Message, Ping, RequestSnapshot, SetLeds, SetParams, Snapshot
@@ -124,7 +124,10 @@ class Link:
         self.last_snapshot_at: float | None = None
         #: SensorEvent values for the controller, in order (and LinkStatus values with
         #: ``states_in_events``).
-        self.events: queue.Queue[SensorEvent | LinkStatus] = queue.Queue()
+        self.events = EventQueue()
+        #: (time.monotonic(), events.puts): every byte that reached the port before that moment
+        #: has been read and its events queued (the first ``puts`` of them).
+        self.drained: tuple[float, int] | None = None
         #: LinkStatus values, one per state change.
         self.states: queue.Queue[LinkStatus] = queue.Queue()
         self.stopping = threading.Event()
@@ -342,7 +345,10 @@ class Link:
             self._ask_snapshot(now)
         last_frame = now
         while not self.stopping.is_set():
+            heard = time.monotonic()
             waiting = port.in_waiting
+            if not waiting:  # all read before ``heard`` is handled: a blocking read may follow
+                self.drained = (heard, self.events.puts)
             data = port.read(waiting if waiting > 0 else 1)
             now = time.monotonic()
             if data:
@@ -358,6 +364,7 @@ class Link:
                         self._rejects_in_a_row += self._framer.error_total - errors
                         self._damaged(now)
                     self._changed.notify_all()
+            self.drained = (heard, self.events.puts)
             if now - last_frame > self._silence_limit():
                 self.counts["silences"] += 1
                 last_error = f" (last bad frame: {self._framer.last_error})" if self._framer.last_error else ""

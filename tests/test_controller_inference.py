@@ -543,3 +543,14 @@ def test_a_piece_taken_back_within_one_scan_is_never_seen_but_both_moves_are_rea
     # With no scan to hide a piece, the same reports may be hands still holding both pawns: asked.
     core = play_timed(events, fen, timing=T)
     assert texts(core) == [] and core.status.message == "Which move did you make?"
+
+
+def test_a_crossed_cell_a_scanning_board_reports_for_one_whole_scan_is_no_move() -> None:
+    # The rook rested on a3 for a moment on its way to a5; the scan saw it there and came round
+    # again 220 ms later to find a3 empty and the rook on a5 (one scan's reports, square order).
+    fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
+    events = [(1000, "a1", False, ""), (1060, "a3", True, "R"), (1280, "a5", True, "R"), (1282, "a3", False, ""),
+              (1700, "e8", False, ""), (1750, "d8", True, "k")]
+    assert texts(play_timed(events, fen)) == ["a1a5", "e8d8"]
+    # Timed for a board that reports as things happen, a3 stood longer than drag_ms: a move.
+    assert texts(play_timed(events, fen, timing=T))[0] == "a1a3"

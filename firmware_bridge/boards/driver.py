@@ -34,7 +34,7 @@ from typing import Any, ClassVar, Self
 
 import serial
 
-from ..events import LIFT, PLACE, LinkState, LinkStatus, SensorEvent
+from ..events import LIFT, PLACE, EventQueue, LinkState, LinkStatus, SensorEvent
 from ..link import LinkError
 
 log = logging.getLogger(__name__)
@@ -102,7 +102,9 @@ class BoardDriver:
         self.read_timeout = read_timeout
         self.on_state = on_state
         self.states_in_events = states_in_events
-        self.events: queue.Queue[SensorEvent | LinkStatus] = queue.Queue()
+        self.events = EventQueue()
+        #: (time.monotonic(), events.puts): as ``Link.drained``.
+        self.drained: tuple[float, int] | None = None
         self.states: queue.Queue[LinkStatus] = queue.Queue()
         self.stopping = threading.Event()
         self.counts: Counter[str] = Counter()
@@ -406,7 +408,10 @@ class BoardDriver:
             self._greet(now)
         last_heard = now
         while not self.stopping.is_set():
+            heard = time.monotonic()
             waiting = port.in_waiting
+            if not waiting:  # all read before ``heard`` is handled: a blocking read may follow
+                self.drained = (heard, self.events.puts)
             data = port.read(waiting if waiting > 0 else 1)
             now = time.monotonic()
             with self._changed:
@@ -422,6 +427,7 @@ class BoardDriver:
                         self._damaged(now)
                 self._tick(now)
                 self._changed.notify_all()
+            self.drained = (heard, self.events.puts)
             if now - last_heard > self.silence_timeout:
                 self.counts["silences"] += 1
                 return f"no answer from the board for {now - last_heard:.1f} s"
