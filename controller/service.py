@@ -140,8 +140,8 @@ class Service:
         self.links: list = []
         #: Per link: items its forwarder has put on ``inputs`` (see ``_heard_past``).
         self._forwarded: dict[int, int] = {}
-        #: (deadline, when first found overdue) of a deadline held back after a stall.
-        self._late: tuple[int, int] | None = None
+        #: When the session's deadline was first found overdue (service ms), while held back.
+        self._late_since: int | None = None
         self.counts: Counter[str] = Counter()
         self.panel: Panel | None = None
         self.error: BaseException | None = None
@@ -358,7 +358,7 @@ class Service:
                 deadline = self._next_deadline()
                 if deadline is not None:
                     timeout = max(0.0, (deadline - self.now()) / 1000)
-                    if not timeout and not self._heard_past(deadline):
+                    if not timeout and not self._heard_past():
                         timeout = HEARD_POLL_S  # due, but a board's reports up to then are not all in
                 try:
                     item = self.inputs.get_nowait()
@@ -416,8 +416,8 @@ class Service:
                     d = t if d is None else min(d, t)
         return d
 
-    def _heard_past(self, deadline: int) -> bool:
-        """Whether ``deadline`` (service ms), due by the clock, may fall due now. Found due late
+    def _heard_past(self) -> bool:
+        """Whether the session's deadline, due by the clock, may fall due now. Found due late
         (by more than ``STALL_MS``: the host stalled -- swapping, a throttled CPU, this thread
         starved), the board's reports from meanwhile may still wait in the port, though they
         came before the deadline: deciding now would ignore them (a slide going on, the victim
@@ -428,14 +428,15 @@ class Service:
         returns only at its read timeout. On time, nothing waits (no latency added)."""
         from firmware_bridge.events import LinkState
 
+        deadline = self.session.deadline
         now = self.now()
-        if now - deadline <= STALL_MS:
+        if deadline is None or now - deadline <= STALL_MS:
+            self._late_since = None
             return True
-        late = self._late
-        if late is None or late[0] != deadline:
-            late = self._late = (deadline, now)
+        if self._late_since is None:
+            self._late_since = now
             self.counts["late_deadlines"] += 1
-        if now - late[1] > STALL_GRACE_MS:
+        if now - self._late_since > STALL_GRACE_MS:
             self.counts["late_deadlines_given_up"] += 1
             return True
         for index, link in enumerate(self.links):
@@ -450,7 +451,8 @@ class Service:
     def _due(self) -> None:
         now = self.now()
         if (self.session.deadline is not None and now >= self.session.deadline
-                and self._heard_past(self.session.deadline)):
+                and self._heard_past()):
+            self._late_since = None
             self._report(self.session.tick(now))
         if self.clock is not None:
             outcome = self.clock.tick(self.session, now)
