@@ -29,6 +29,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from latency import extendable  # (bench/latency.py, beside this script)
+
 import engine
 from controller.event_scripts import Style, random_game, script_for_moves
 from firmware_bridge.script import parse_script
@@ -78,6 +80,8 @@ def bench(kind: str, n_moves: int) -> tuple[float, float]:
     board.start_script(commands)
     latencies: list[float] = []
     texts: list[str] = []
+    could_go_on: list[bool] = []  # per latency: the move could still have been extended
+    pos = engine.start_position(variant)
     amended = 0
     try:
         deadline = time.monotonic() + 60 + n_moves * 2
@@ -90,11 +94,17 @@ def bench(kind: str, n_moves: int) -> tuple[float, float]:
                                  f"{service.session.status.message}") from None
             game += added
             amended += added == 0
+            extended = False
+            for move_text in text.split():
+                move = pos.parse_move(move_text)
+                extended = extendable(pos, move, True)
+                pos.push(move)
             reports = received if kind == "chessery" else board.change_reports
             i = bisect.bisect_right(reports, at)
             if i:
                 latencies.append((at - reports[i - 1]) * 1000)
                 texts.append(text)
+                could_go_on.append(extended)
     finally:
         service.stop()
         board.stop()
@@ -104,10 +114,25 @@ def bench(kind: str, n_moves: int) -> tuple[float, float]:
             "millennium": getattr(board, "settings", {1: 20})[1] * 2.048}[kind]
     goal = 2 * scan + 50 if kind == "millennium" else scan + 50
     p99 = pct(latencies, 99)
-    print(f"{kind}: {len(latencies)} moves committed ({amended} amended); scan period {scan:.0f} ms")
+    replay = engine.start_position(variant)
+    recorded = []
+    for m in pos.move_stack:
+        recorded.append(replay.move_text(m))
+        replay.push(m)
+    same = "move for move" if recorded == moves[:len(recorded)] else "NOT the game played"
+    print(f"{kind}: {len(latencies)} moves committed ({amended} amended), {same}; scan period {scan:.0f} ms")
     print(f"  last change report -> move committed: p50 {pct(latencies, 50):.1f} ms  p99 {p99:.1f} ms  "
           f"max {max(latencies):.1f} ms   (goal {goal:.0f} ms: {'met' if p99 <= goal else 'NOT met'} at p99; "
           f"p50/scan {pct(latencies, 50) / scan:.2f}, p99/scan {p99 / scan:.2f})")
+    plain = [ms for ms, ext in zip(latencies, could_go_on, strict=True) if not ext]
+    longer = [ms for ms, ext in zip(latencies, could_go_on, strict=True) if ext]
+    if plain:
+        print(f"  cannot be extended: {len(plain)} moves, p50 {pct(plain, 50):.1f} ms  p99 {pct(plain, 99):.1f} ms  "
+              f"max {max(plain):.1f} ms   (goal {goal:.0f} ms: {'met' if pct(plain, 99) <= goal else 'NOT met'})")
+    if longer:
+        print(f"  could be extended (a slider or pawn short of a further legal cell on its line, a castling's "
+              f"rook): {len(longer)} moves, p50 {pct(longer, 50):.1f} ms  p99 {pct(longer, 99):.1f} ms  "
+              f"max {max(longer):.1f} ms")
     slowest = sorted(zip(latencies, texts, strict=True), reverse=True)[:3]
     print("  slowest: " + ", ".join(f"{text} {ms:.0f} ms" for ms, text in slowest))
     return pct(latencies, 50), p99

@@ -55,6 +55,9 @@ UNKNOWN_PIECE = -1
 #: A question offers at most this many moves (or move sequences); more is no question but a
 #: board to put right.
 MAX_CHOICES = 8
+#: On a board that scans its squares in turn: what a report may lag behind the one a scan
+#: earlier on the same square (both come over the same line and reader thread).
+SCAN_MARGIN_MS = 10
 #: After the board was away, how many moves the players may have made meanwhile that the core
 #: still works out by itself.
 RESYNC_PLIES = 4
@@ -84,6 +87,11 @@ class Timing:
     guide_ms: int = 1000     # an unexplained board is this old before the wrong cells are shown
     #: Unused since final moves are never corrected; kept so configuration files that set it load.
     amend_ms: int = 1000
+    #: The board's full scan period (0: it reports each change as it happens, in order). A board
+    #: that scans its squares in turn (a DGT board: 200-250 ms) reports the changes of one scan
+    #: in square order, not in the hands' order, and keeps a piece resting on a crossed cell on
+    #: the board's word until the next scan sees it gone; the service sets it from the board.
+    scan_ms: int = 0
 
 
 @dataclass(frozen=True)
@@ -467,6 +475,7 @@ class Referee:
             # Put down where the reading's piece may still be going: rather its drag going on.
             peeled = self._peel(sig, index)
         if (peeled is None and reading is not None and self._placed and self._latest not in reading[3]
+                and not (self._latest in reading[2] and self._slid_on(reading[0]))
                 and self._reply_done(reading[0], reading[1])):
             # The next player has completed a move on top of the last reading: that reading was
             # the move (moves are made in turn), whatever its piece did meanwhile.
@@ -528,8 +537,9 @@ class Referee:
         sources = {s for s, d in move.relocations if s != d}
         for s, d in move.relocations:
             # (Not along a pushed line: a shoved line flickers in any order.)
+            # (A board that scans its squares in turn reports one scan's changes in square order.)
             if (s != d and d not in sources and not observed[s] and s in cell_t and d in cell_t
-                    and cell_t[d] < cell_t[s]):
+                    and cell_t[d] < cell_t[s] - self.timing.scan_ms):
                 before = next(b for c, b, _a in move.changes if c == s)
                 after = next(a for c, _b, a in move.changes if c == d)
                 if before == after:  # (a promotion's new piece may go down before the pawn is off)
@@ -602,6 +612,11 @@ class Referee:
                 shapes = [s for s in index.match(msig, self._touched) if not rest & s.cells and self._in_order(s)]
                 if shapes:
                     found.append((rest, shapes))
+        if len(found) > 1:
+            # Which reading leaves the lifted pieces where the next player's hand can be: on
+            # pieces some legal reply moves or takes (a lifted piece no reply touches is no
+            # reply's doing).
+            found = [(rest, shapes) for rest, shapes in found if rest <= self._reply_reach(shapes[0].move)]
         if len(found) != 1:
             return None
         rest, shapes = found[0]
@@ -616,12 +631,12 @@ class Referee:
             ext = index.extension_cells(s.sig, touched & s.cells) | index.continuation_cells(s.move, touched)
             drag = index.drag_cells(s.move)
             if rest & (ext | drag | index.bigger_cells(s.move)):
-                if self.identity and len(shapes) == 1 and not (rest & (ext | index.bigger_cells(s.move))):
+                if len(shapes) == 1 and not (rest & (ext | index.bigger_cells(s.move))):
                     # The lifted piece may be the victim the mover's piece slides on to, or the
                     # next player's: no reading to show yet, but if the next player completes a
-                    # move on top of this one, this one was the move (``_reply_done``). Only an
-                    # identity board reads whose piece goes down; on an occupancy board a piece
-                    # going down there is rather the mover's slide going on.
+                    # move on top of this one, this one was the move (``_reply_done``; on an
+                    # occupancy board a piece put down further along the line once the mover's
+                    # piece has left its cell is rather that slide going on: ``_slid_on``).
                     held = self._reading
                     since = held[1] if held is not None and held[0] is s else self._last_t
                     self._reading = (s, since, drag | ext, ext)
@@ -632,6 +647,22 @@ class Referee:
             if left and any(self._cell_t.get(c, 0) < min(left) for c in rest & index.source_cells(s.move)):
                 return None
         return rest, shapes
+
+    def _slid_on(self, shape: Shape) -> bool:
+        """On an occupancy board, whether the reading's piece has left the cell it went to: a
+        piece put down further along its line may then be that piece sliding on as much as the
+        next player's reply. (An identity board reads whose piece it is.)"""
+        observed = self._observed
+        return not self.identity and any(not observed[d] for s, d in shape.move.relocations if s != d)
+
+    def _reply_reach(self, move: Move) -> frozenset[int]:
+        """Cells whose piece some legal reply to ``move`` moves or takes."""
+        pos = self.position
+        pos.push(move)
+        try:
+            return frozenset(c for m in pos.legal_moves() for c, before, _a in m.changes if before)
+        finally:
+            pos.pop()
 
     def _idle_status(self) -> Status:
         outcome = self._outcome
@@ -703,7 +734,11 @@ class Referee:
             # A piece put down and then men lifted (the victims of a charge or a chain) is no
             # piece sliding on: only a reading whose latest event put a piece down may be a drag.
             drag = index.drag_cells(move) if self._placed or rest else frozenset()
-            wait = t.prefix_ms if ext else t.drag_ms if drag else t.settle_ms
+            # On a board that scans its squares in turn, a piece resting on a crossed cell for any
+            # time under one scan is reported there for exactly one scan (until the scan comes
+            # round again), and the gap to a castling's second piece may grow by up to one scan.
+            drag_wait = max(t.drag_ms, t.scan_ms + SCAN_MARGIN_MS) if t.scan_ms else t.drag_ms
+            wait = t.prefix_ms + t.scan_ms if ext else drag_wait if drag else t.settle_ms
             # Timed from the mover's last event: the next player lifting a piece meanwhile
             # (``rest``) says nothing about whether the mover is done.
             own = [self._cell_t[c] for c in self._touched - rest if c in self._cell_t]
@@ -768,7 +803,7 @@ class Referee:
                            max_plies=plies)
         # Live, a board also half-way through one legal move (a line pushed front first, slowly)
         # or sequences ending in a removal (pieces in the hand) are asked about, not accepted.
-        in_hand = not self._resync and bool(seqs) and self._in_hand()
+        in_hand = not self._resync and bool(seqs) and self._in_hand() and not self._unseen_done(seqs)
         if len(seqs) == 1 and not _takes_only(seqs[0][-1]) and not in_hand:
             if self._resync:
                 for move in seqs[0]:
@@ -815,6 +850,17 @@ class Referee:
             return
         self._status = Status("fix", self._fix_message("Board does not match the game", wrong=True),
                               fixes=self._fixes(wrong=True))
+
+    def _unseen_done(self, seqs: list[tuple[Move, ...]]) -> bool:
+        """On a board that scans slower than ``settle_ms``, a piece that stood for less than one
+        scan is never seen (a pawn taken back at once by a quick recapture): a board that reads
+        like pieces still in the hand is rather that one sequence made, when the latest event put
+        down the piece its last move brings to that cell."""
+        if self.timing.scan_ms <= self.timing.settle_ms or len(seqs) != 1 or not self._placed:
+            return False
+        last = seqs[0][-1]
+        return any(c == self._latest and a and self._observed[c] == seen(a, self.identity)
+                   for c, _b, a in last.changes)
 
     def _in_hand(self) -> bool:
         """The differences are pieces lifted (in the hand) or put where some legal move puts them:

@@ -29,6 +29,7 @@ import signal
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -56,6 +57,16 @@ _DRAINED = object()
 #: The controller loop's longest sleep with nothing to do (s): everything it waits for (inputs,
 #: deadlines, the clock's next visible change, the watchdog) wakes it by itself.
 IDLE_WAKE_S = 5.0
+#: A deadline is due but a board's reports up to it are not all handled yet: look again after
+#: this long (a link reads its port at least every read timeout, 10 ms).
+HEARD_POLL_S = 0.002
+#: A deadline found due this much after its time: the host stalled (or starved this thread).
+STALL_MS = 25
+#: After a stall, a deadline waits at most this long for the links to read what the boards
+#: sent meanwhile (a link blocked in a read with nothing to read only returns at its timeout).
+STALL_GRACE_MS = 300
+#: A board's report of a change reaches the port this soon after the change (the line).
+LINE_MS = 5
 #: The serial link's read timeout (s): see Service.start.
 IDLE_READ_S = 0.25
 
@@ -127,6 +138,11 @@ class Service:
         self.stopping = threading.Event()
         self.finished = threading.Event()  # the controller loop has ended
         self.links: list = []
+        #: Per link: items its forwarder has put on ``inputs`` (see ``_heard_past``).
+        self._forwarded: dict[int, int] = {}
+        #: When the session's deadline was first found overdue (service ms), while held back.
+        self._late_since: int | None = None
+        self.counts: Counter[str] = Counter()
         self.panel: Panel | None = None
         self.error: BaseException | None = None
         self._t0 = time.monotonic()
@@ -313,6 +329,7 @@ class Service:
                 self.inputs.put(("drained", index))
             else:
                 self.inputs.put(("sensor", index, item))
+            self._forwarded[index] = self._forwarded.get(index, 0) + 1
 
     def finish_when_at_rest(self) -> None:
         """Stop once everything the boards have sent so far is handled and the game is at rest
@@ -348,6 +365,8 @@ class Service:
                 deadline = self._next_deadline()
                 if deadline is not None:
                     timeout = max(0.0, (deadline - self.now()) / 1000)
+                    if not timeout and not self._heard_past():
+                        timeout = HEARD_POLL_S  # due, but a board's reports up to then are not all in
                 try:
                     item = self.inputs.get_nowait()
                 except queue.Empty:
@@ -404,9 +423,43 @@ class Service:
                     d = t if d is None else min(d, t)
         return d
 
+    def _heard_past(self) -> bool:
+        """Whether the session's deadline, due by the clock, may fall due now. Found due late
+        (by more than ``STALL_MS``: the host stalled -- swapping, a throttled CPU, this thread
+        starved), the board's reports from meanwhile may still wait in the port, though they
+        came before the deadline: deciding now would ignore them (a slide going on, the victim
+        of a capture). So a late deadline waits until every connected link has read its port
+        past it (``drained``), its forwarder has passed on every event queued by then and the
+        controller has taken them all (``_catch_up`` then fires it at its own time, between the
+        events) -- at most ``STALL_GRACE_MS``, as a link blocked in a read with nothing to read
+        returns only at its read timeout. On time, nothing waits (no latency added)."""
+        from firmware_bridge.events import LinkState
+
+        deadline = self.session.deadline
+        now = self.now()
+        if deadline is None or now - deadline <= STALL_MS:
+            self._late_since = None
+            return True
+        if self._late_since is None:
+            self._late_since = now
+            self.counts["late_deadlines"] += 1
+        if now - self._late_since > STALL_GRACE_MS:
+            self.counts["late_deadlines_given_up"] += 1
+            return True
+        for index, link in enumerate(self.links):
+            drained = getattr(link, "drained", None)
+            if drained is None or link.state is not LinkState.CONNECTED:
+                continue
+            at, puts = drained
+            if (at - self._t0) * 1000 < deadline + LINE_MS or self._forwarded.get(index, 0) < puts:
+                return False
+        return self.inputs.empty()
+
     def _due(self) -> None:
         now = self.now()
-        if self.session.deadline is not None and now >= self.session.deadline:
+        if (self.session.deadline is not None and now >= self.session.deadline
+                and self._heard_past()):
+            self._late_since = None
             self._report(self.session.tick(now))
         if self.clock is not None:
             outcome = self.clock.tick(self.session, now)
@@ -565,6 +618,10 @@ class Service:
                 self._notice = ""
             if self.config.identity == "auto" and link.hello is not None:
                 self.session.set_identity(link.hello.identity, self.now())
+            if link.hello is not None:
+                # A board scanning slower than its events need (DGT) says so: the referee's
+                # windows and its trust in the order of events follow its scan.
+                self.session.set_scan(max(getattr(lk.hello, "scan_ms", 0) if lk.hello else 0 for lk in self.links))
             if first and len(self._connected) == len(self.links):
                 t = min(int((status.host_time - self._t0) * 1000), self.now())
                 self._report(self.session.sync(self._readings(), t))

@@ -31,7 +31,7 @@ ever dropped.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import engine
 from engine import Outcome, Position, Variant
@@ -70,6 +70,7 @@ class Session:
         self.store = store
         self.identity = identity
         self.timing = timing or Timing()
+        self.config_scan_ms = self.timing.scan_ms
         self.game_id: int | None = None
         self.resumed = False
         self.selected = 0
@@ -135,6 +136,14 @@ class Session:
             core = self.core
             self.core = Referee(core.position, identity=identity, timing=self.timing, playing=core.playing)
             self._last = self.core.status
+
+    def set_scan(self, scan_ms: int) -> None:
+        """Learnt from the board: its full scan period (see ``Timing.scan_ms``); the configured
+        value stands when it is longer."""
+        scan_ms = max(scan_ms, self.config_scan_ms)
+        if scan_ms != self.timing.scan_ms:
+            self.timing = replace(self.timing, scan_ms=scan_ms)
+            self.core.timing = self.timing
 
     def prepare(self) -> None:
         """Per-position work ahead of the next event (call when idle)."""

@@ -16,8 +16,10 @@ reply (the opponent lifting a piece 50 ms after a move) is never merged into the
 from __future__ import annotations
 
 import enum
+import queue
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .firmware import protocol as P
 
@@ -153,3 +155,18 @@ def without_flicker(events: Sequence[SensorEvent], window_ms: int = FLICKER_MS) 
     """``events`` minus every flicker pair (see :func:`flicker_pairs`), order kept."""
     drop = {k for pair in flicker_pairs(events, window_ms) for k in pair}
     return [e for k, e in enumerate(events) if k not in drop]
+
+
+class EventQueue(queue.Queue["SensorEvent | LinkStatus"]):
+    """A link's ``events`` queue, counting what was ever put in (``puts``): with the link's
+    ``drained`` mark, a consumer can tell that it has taken everything the link read before a
+    moment (see ``controller.service``: a deadline falls due on the board's reports, not on a
+    clock that a stalled host got ahead of)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.puts = 0
+
+    def _put(self, item: Any) -> None:  # (called under the queue's lock)
+        self.puts += 1
+        super()._put(item)

@@ -22,7 +22,7 @@ from typing import ClassVar, Self
 
 import serial
 
-from .events import LinkState, LinkStatus, SensorEvent
+from .events import EventQueue, LinkState, LinkStatus
 
 
 class PortLink:
@@ -50,7 +50,10 @@ class PortLink:
         self.last_snapshot_at: float | None = None
         #: SensorEvent values for the controller, in order (and LinkStatus values with
         #: ``states_in_events``).
-        self.events: queue.Queue[SensorEvent | LinkStatus] = queue.Queue()
+        self.events = EventQueue()
+        #: (time.monotonic(), events.puts): every byte that reached the port before that moment
+        #: has been read and its events queued (the first ``puts`` of them).
+        self.drained: tuple[float, int] | None = None
         #: LinkStatus values, one per state change.
         self.states: queue.Queue[LinkStatus] = queue.Queue()
         self.stopping = threading.Event()

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from controller.config import ConfigError, parse_config
+from controller.status import link_status
 from firmware_bridge.boards import open_board
 from firmware_bridge.boards.dgt import DgtDriver
 from firmware_bridge.boards.driver import BoardDriver
@@ -71,6 +72,8 @@ def test_dgt_connects_with_the_start_position_and_identity(dgt) -> None:
     assert status.pieces is not None and status.pieces[:8] == tuple("RNBQKBNR") and status.pieces[60] == "k"
     assert link.hello is not None and link.hello.identity and not link.hello.leds
     assert link.hello.board_id == 12345 and link.hello.firmware == "3.1"
+    # It declares its slow scan (the referee's timing follows it); `chessery status` can read it.
+    assert link.hello.scan_ms == 250 and link_status(link)["state"] == "connected"
     assert link.ping() < 1.0
 
 

@@ -648,3 +648,20 @@ def test_unplugged_cable_raises_a_read_error_not_a_hang():
     finally:
         link.close()
         board.port.close()
+
+
+def test_drained_marks_when_everything_read_so_far_is_queued(rig):
+    """``drained`` (time, events.puts): every byte that reached the port before that time has
+    been read and its events queued -- what the service waits for after a host stall."""
+    board, link, model = rig()
+    before = time.monotonic()
+    board.play(GAME, timeout=WAIT)
+    collect(link, model, lambda m: len(m.events) == len(expected(GAME)))
+    deadline = time.monotonic() + WAIT
+    while True:  # the reader marks it each time it finds nothing more waiting
+        drained = link.drained
+        if drained is not None and drained[0] > before and drained[1] == link.events.puts:
+            break
+        assert time.monotonic() < deadline, (drained, link.events.puts)
+        link.ping()  # (a reply wakes the reader: no sleeping here)
+    assert link.events.puts >= len(expected(GAME))

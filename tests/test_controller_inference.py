@@ -442,3 +442,115 @@ def test_illegal_capture_guidance_names_the_victims_cell() -> None:
             r.feed(parse_script(line, CHESS)[0])
         r.settle()
         assert r.core.status.kind == "idle" and r.texts() == []
+
+
+# -- three moves interleaved on an occupancy board (from the historical games' hand model) ---------------
+def test_lifted_pieces_are_read_as_the_hand_of_the_player_who_can_move_them() -> None:
+    # White's king lifts the knight it takes on b4 before black's queen leaves f2; the board then
+    # reads f2c2 (b4 in white's hand) as much as Nb4c2 (f2 in a hand): only white can take b4,
+    # nobody f2. Black then lifts the queen again for c2xb2 before white's king is down on b4.
+    fen = "6k1/ppp5/3p4/3P4/1n2P2R/2K3P1/PP3q2/7Q b - - 7 47"
+    script = ("lift b4\nsleep 36\nlift f2\nsleep 184\nplace c2\nlift c3\nsleep 37\nlift c2\nsleep 16\nplace b4\n"
+              "sleep 53\nlift b2\nsleep 86\nplace b2")
+    for identity in (False, True):
+        r = play(script if not identity else script.replace("place c2", "place c2 q").replace(
+            "place b4", "place b4 K").replace("place b2", "place b2 q"), fen, identity=identity)
+        assert r.texts() == ["f2c2", "c3b4", "c2b2"]
+        assert all(not d.undone for _t, d in r.log.decisions)
+
+
+def test_a_capture_read_with_a_pawn_that_could_take_the_same_victim() -> None:
+    # Rf1xf5 with black's hand on e4 (to take it with the queen) reads like exf5 with f1 in a
+    # hand; no black piece can take f1, so the rook took.
+    fen = "r4rk1/ppp2p1p/5p2/3p1bP1/3qP1Q1/8/P5PP/2R2R1K w - - 0 21"
+    r = play("lift f1\nsleep 41\nlift f5\nsleep 157\nlift e4\nsleep 48\nplace f5\nsleep 45\nlift d4\nsleep 226\n"
+             "place e4", fen)
+    assert r.texts() == ["f1f5", "d4e4"]
+
+
+def test_a_move_held_back_by_a_lifted_victim_is_final_when_the_reply_is_down() -> None:
+    # Rd1d2 could slide on to d7, lifted by black for Bd7e6; white lifts g3 meanwhile. Black's
+    # bishop landing on e6 completes the reply: the rook stopped on d2.
+    fen = "r2r2k1/1p1bqpb1/2p4p/2n1p1pP/p3P3/2P1BPN1/PPB1Q1P1/2KR3R w - - 0 22"
+    r = play("lift d1\nsleep 166\nlift d7\nplace d2\nsleep 68\nlift g3\nsleep 153\nplace e6\nsleep 10\nplace f5", fen)
+    assert r.texts() == ["d1d2", "d7e6", "g3f5"]
+
+
+def test_a_piece_put_down_on_the_line_after_the_slider_left_its_cell_is_the_slide() -> None:
+    # The rook takes on d2 (victim lifted first) sliding d8-d7-...-d2: after it has left d7, the
+    # placement on d6 is the slide going on, not a white reply d2d6 on top of d8d7.
+    fen = "r2r2k1/1p2qpb1/2p4p/2n1pPpP/p7/2P1BP2/PPBRQ1P1/2K4R b - - 0 24"
+    r = play("lift d2\nsleep 20\nlift d8\nsleep 70\nplace d7\nsleep 47\nlift d7\nplace d6\nlift d6\nsleep 42\n"
+             "place d5\nlift d5\nsleep 36\nplace d4\nsleep 65\nlift d4\nsleep 40\nplace d3\nsleep 51\nlift d3\n"
+             "sleep 45\nplace d2", fen)
+    assert r.texts() == ["d8d2"]
+
+
+def test_a_reply_on_the_line_of_a_slider_still_standing_is_the_reply() -> None:
+    # Bf8c5 could slide on to a3; white's pawn lands there while the bishop still stands on c5.
+    fen = "r1bqkb1r/pp1p1ppp/2n2n2/4p3/2B1P3/5N2/PPP2PPP/RNBQK2R b KQkq - 3 6"
+    r = play("lift f8\nsleep 97\nplace c5\nlift a2\nsleep 21\nlift a7\nsleep 67\nplace a3\nsleep 121\nplace a5", fen)
+    assert r.texts() == ["f8c5", "a2a3", "a7a5"]
+
+
+# -- a board that scans its squares in turn (DGT: a full scan 200-250 ms) --------------------------------
+DGT = Timing(scan_ms=250)
+
+
+def play_timed(events: list[tuple[int, str, bool, str]], fen: str | None = None, timing: Timing = DGT) -> Referee:
+    """Events at exact times (``(t, cell, placed, piece)``), ticking the core at its deadlines on
+    the way, as the service does."""
+    pos = engine.parse_fen(CHESS, fen) if fen else engine.start_position(CHESS)
+    core = Referee(pos, identity=True, timing=timing)
+    for t, name, placed, piece in events:
+        while (d := core.deadline) is not None and d <= t:
+            core.tick(d)
+        core.event(Event(cell(name), placed, t, CHESS.parse_symbol(piece) if piece else 0))
+    while (d := core.deadline) is not None:
+        before = core.deadline
+        core.tick(d)
+        if core.deadline == before:
+            break
+    return core
+
+
+def texts(core: Referee) -> list[str]:
+    pos = core.position.copy()
+    moves = list(pos.move_stack)
+    for _ in moves:
+        pos.pop()
+    out = []
+    for m in moves:
+        out.append(pos.move_text(m))
+        pos.push(m)
+    return out
+
+
+def test_a_scanning_board_reports_the_knights_new_square_before_its_old_one() -> None:
+    # f3 comes before g1 in the board's scan order: the placement is reported 60 ms before the lift.
+    events = [(1000, "f3", True, "N"), (1060, "g1", False, "")]
+    assert texts(play_timed(events)) == ["g1f3"]
+    # A board that reports changes as they happen never shows that order for a move.
+    assert texts(play_timed(events, timing=T)) == []
+
+
+def test_a_piece_taken_back_within_one_scan_is_never_seen_but_both_moves_are_read() -> None:
+    # exd6 cxd6: the white pawn stood on d6 for less than a scan; the board reports d6 empty, e5
+    # empty, c7 empty, then a black pawn on d6.
+    fen = "rn1qkbnr/ppp2ppp/3p4/4P3/6b1/8/PPP2PPP/RNBQKB1R w KQkq - 1 5"
+    events = [(1000, "d6", False, ""), (1040, "e5", False, ""), (1190, "c7", False, ""), (1440, "d6", True, "p")]
+    assert texts(play_timed(events, fen)) == ["e5d6", "c7d6"]
+    # With no scan to hide a piece, the same reports may be hands still holding both pawns: asked.
+    core = play_timed(events, fen, timing=T)
+    assert texts(core) == [] and core.status.message == "Which move did you make?"
+
+
+def test_a_crossed_cell_a_scanning_board_reports_for_one_whole_scan_is_no_move() -> None:
+    # The rook rested on a3 for a moment on its way to a5; the scan saw it there and came round
+    # again 220 ms later to find a3 empty and the rook on a5 (one scan's reports, square order).
+    fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
+    events = [(1000, "a1", False, ""), (1060, "a3", True, "R"), (1280, "a5", True, "R"), (1282, "a3", False, ""),
+              (1700, "e8", False, ""), (1750, "d8", True, "k")]
+    assert texts(play_timed(events, fen)) == ["a1a5", "e8d8"]
+    # Timed for a board that reports as things happen, a3 stood longer than drag_ms: a move.
+    assert texts(play_timed(events, fen, timing=T))[0] == "a1a3"

@@ -20,7 +20,6 @@ from tests.historical_games import historical_games
 CHESS = engine.find_variant("chess")
 GAMES = historical_games()
 
-
 def test_the_games_cover_every_kind_of_move() -> None:
     assert len(GAMES) == 60 and sum(map(len, GAMES)) == 4460
     kinds = {"castle": 0, "promotion": 0, "en passant": 0, "capture": 0}
@@ -37,21 +36,11 @@ def test_the_games_cover_every_kind_of_move() -> None:
     assert kinds["castle"] >= 90 and kinds["promotion"] >= 5 and kinds["en passant"] >= 1
     assert kinds["capture"] >= 900
 
-
-#: Occupancy-board replays still misread (three moves interleaved: the next player's hand takes
-#: the mover's piece as a victim before the mover's own move is down, while the mover's partner
-#: move follows at once). Kept visible rather than left out; strict, so a fix shows up.
-MISREAD_ON_OCCUPANCY = {27, 31, 55}
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("identity", [False, True], ids=["occupancy", "identity"])
 @pytest.mark.parametrize("n", range(len(GAMES)))
 def test_a_real_game_replays_move_for_move(n: int, identity: bool, tmp_path: Path,
-                                           capsys: pytest.CaptureFixture[str], request: pytest.FixtureRequest) -> None:
-    if not identity and n in MISREAD_ON_OCCUPANCY:
-        request.applymarker(pytest.mark.xfail(reason="interleaved hands of three moves: see MISREAD_ON_OCCUPANCY",
-                                              strict=True))
+                                           capsys: pytest.CaptureFixture[str]) -> None:
     moves = GAMES[n]
     lines = game_script(engine.start_position(CHESS), moves, Hands(identity=identity), seed=n)
     commands = parse_script("\n".join(lines), CHESS)
@@ -70,7 +59,6 @@ def test_a_real_game_replays_move_for_move(n: int, identity: bool, tmp_path: Pat
     r = Replayer(engine.start_position(CHESS), identity=identity)
     r.run(commands)
     assert not any(d.undone for _t, d in r.log.decisions)
-
 
 def test_the_hand_model_makes_every_habit_it_claims() -> None:
     """Over the 60 games: overlapping hands, fast replies, drags, bounces, both capture orders,

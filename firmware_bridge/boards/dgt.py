@@ -34,6 +34,10 @@ class DgtDriver(BoardDriver):
     kind = "dgt"
     serial_options: ClassVar[dict[str, Any]] = {"baudrate": 9600, "bytesize": 8, "parity": "N", "stopbits": 1}
 
+    #: The slowest full scan of a DGT board (200-250 ms): one scan's field updates come in square
+    #: order, and a piece standing for less than a scan may never be reported.
+    scan_ms = 250
+
     def __init__(self, url: str, *, quiet_ms: int = 60, poll_ms: int = 1000, check_ms: int = 3000,
                  **options: Any) -> None:
         """``quiet_ms``: after the last field update, wait this long, then compare with a dump.
@@ -97,7 +101,8 @@ class DgtDriver(BoardDriver):
         had_leds = self.hello is not None and self.hello.leds
         number = int(self._serial_text) if self._serial_text.isdigit() else 0
         self.hello = BoardInfo("dgt", board_id=number, serial=self._long_serial or self._serial_text,
-                               firmware=self._version, identity=True, leds=leds, heartbeat_ms=self.poll_ms)
+                               firmware=self._version, identity=True, leds=leds, heartbeat_ms=self.poll_ms,
+                               scan_ms=self.scan_ms)
         if leds and not had_leds:
             self._push_leds()
 

@@ -74,6 +74,9 @@ class BoardInfo:
     identity: bool = True
     leds: bool = False
     heartbeat_ms: int = 1000
+    #: The board's full scan period (ms), for boards that report one scan's changes in square
+    #: order rather than as they happen (0: as they happen); the referee's timing follows it.
+    scan_ms: int = 0
 
 
 class BoardDriver(PortLink):
@@ -316,7 +319,10 @@ class BoardDriver(PortLink):
             self._greet(now)
         last_heard = now
         while not self.stopping.is_set():
+            heard = time.monotonic()
             waiting = port.in_waiting
+            if not waiting:  # all read before ``heard`` is handled: a blocking read may follow
+                self.drained = (heard, self.events.puts)
             data = port.read(waiting if waiting > 0 else 1)
             now = time.monotonic()
             with self._changed:
@@ -332,6 +338,7 @@ class BoardDriver(PortLink):
                         self._damaged(now)
                 self._tick(now)
                 self._changed.notify_all()
+            self.drained = (heard, self.events.puts)
             if now - last_heard > self.silence_timeout:
                 self.counts["silences"] += 1
                 return f"no answer from the board for {now - last_heard:.1f} s"
