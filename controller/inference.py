@@ -109,7 +109,7 @@ class Option:
 
 @dataclass(frozen=True)
 class Prompt:
-    kind: str  # promotion | which_piece | which_move | takeback | removal
+    kind: str  # promotion | which_piece | which_move | takeback | removal | confirm
     question: str
     options: tuple[Option, ...]
 
@@ -351,6 +351,8 @@ class Referee:
         self._close_prompt()
         if prompt.kind == "takeback" and not opt.undo:
             self._dismissed = sig  # keep the game: the board must go back to it
+        elif prompt.kind == "confirm" and not opt.moves:
+            self._touched.clear()  # the man was only straightened
         elif not opt.moves and not opt.undo:
             self._declined = sig  # still moving: wait for the board to change
         for _ in range(opt.undo):
@@ -661,8 +663,10 @@ class Referee:
         cells = tuple(sorted(set(self._diff) | {c for s in shapes for c in s.cells}))
         if len(shapes) > 1 and self.identity:
             shapes = self._same_result(shapes)
-        if len(shapes) == 1 and not rest and _takes_only(shapes[0].move):
-            # Pieces lifted and nothing put down: a move under way as much as a removal.
+        if len(shapes) == 1 and not rest and (_takes_only(shapes[0].move) or _in_place_only(shapes[0].move)):
+            # Pieces lifted and nothing put down: a move under way as much as a removal. (A man
+            # lifted and put back, the move that changes it where it stands, is asked about too:
+            # players straighten men that way.)
             self._pending = _Pending("removal", sig, tuple(shapes), shapes[0].cells,
                                      deadline=self._last_t + t.prefix_ms)
             self._status = Status("moving", f"{to_move} moving", cells=cells)
@@ -864,6 +868,12 @@ class Referee:
     def _removal_prompt(self, move: Move) -> Prompt:
         v = self.variant
         text = self.position.move_text(move)
+        if _in_place_only(move):
+            what = " and ".join(f"the {v.kinds[v.kind_of(b)].name} on {v.geometry.names[c]} "
+                                f"{_article(v.kinds[v.kind_of(a)].name)}" for c, b, a in move.changes)
+            return Prompt("confirm", f"Make {what} ({text})?", (
+                Option("yes", f"Yes: {text}", (move,), 0, (text,)),
+                Option("no", "No: it stays as it was")))
         what = " and ".join(f"the {piece_name(v, b)} on {v.geometry.names[c]}" for c, b, _a in move.changes)
         return Prompt("removal", f"Take {what} off for good ({text})?", (
             Option("yes", f"Yes: {text}", (move,), 0, (text,)),
@@ -974,6 +984,16 @@ class Referee:
     def _fix_message(self, head: str, wrong: bool = False) -> str:
         v = self.variant
         return head + ": " + ", ".join(wanted_text(v, f.cell, f.want) for f in self._fixes(wrong))
+
+
+def _in_place_only(move: Move) -> bool:
+    """The move changes men where they stand and nothing else (a choice before the game): on
+    the sensors it is a lift and a put-back."""
+    return bool(move.changes) and not move.relocations and all(b and a for _c, b, a in move.changes)
+
+
+def _article(name: str) -> str:
+    return f"an {name}" if name[:1] in "aeiou" else f"a {name}"
 
 
 def _takes_only(move: Move) -> bool:

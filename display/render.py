@@ -252,11 +252,16 @@ def _draw_board(view: View, surface: pygame.Surface, layout: Layout, label_px: i
         if cell in fixes:
             continue
         if piece is not None:
-            _blit_centred(surface, sprite(piece, view.sides, size), layout.to_px(geo.centers[cell]))
+            centre = layout.to_px(geo.centers[cell])
+            _blit_centred(surface, sprite(piece, view.sides, size), centre)
+            if piece.mark:
+                _mark(surface, centre, size, border)
     for cell, fix in fixes.items():
         centre = layout.to_px(geo.centers[cell])
         if fix.piece is not None:
             _blit_centred(surface, sprite(fix.piece, view.sides, size), centre)
+            if fix.piece.mark:
+                _mark(surface, centre, size, border)
         else:
             r = size * 0.32
             pygame.draw.circle(surface, theme.FIX, centre, r, border)
@@ -311,6 +316,11 @@ def _cell_border(surface: pygame.Surface, layout: Layout, cell: int, colour: the
         k = (width / 2 + 0.5) * math.sqrt(2) / d
         inset.append((x + dx * k, y + dy * k))
     pygame.draw.polygon(surface, colour, inset, width)
+
+
+def _mark(surface: pygame.Surface, centre: Point, size: int, width: int) -> None:
+    """The ring round a marked piece (an illusionary man's ribbon)."""
+    pygame.draw.circle(surface, theme.MARK, centre, size * 0.5, width)
 
 
 def _blit_centred(surface: pygame.Surface, image: pygame.Surface, centre: Point) -> None:

@@ -31,6 +31,8 @@ PENDING = ((40, 170, 255), 140)
 #: The winning line of a line game (Zeta): tinted and framed.
 LINE = ((30, 200, 90), 150)
 FIX: Colour = (230, 0, 200)
+#: The ring round a marked piece (an illusionary man): a ribbon colour unlike every square and side.
+MARK: Colour = (120, 60, 235)
 SHARED_TERRITORY: Colour = (128, 128, 128)
 
 #: Side colours by side name (Triscacia: blue, green, red); (fill, outline).

@@ -25,9 +25,10 @@ Parts of a view:
     ``hands`` (per side: pieces in hand with counts), ``menu`` (the operator menu's screen: a
     :class:`Prompt` drawn over the whole window), ``menu_button`` (a touch button that opens it)
     and ``flipped`` (the board drawn turned round).
-``PieceView(side, glyph, letter, name)``
+``PieceView(side, glyph, letter, name, mark)``
     ``glyph`` is one of :data:`STANDARD_GLYPHS` for pieces drawn as chess pieces; anything else is
-    drawn as a disc with ``letter`` on it and should appear in the view's ``legend``.
+    drawn as a disc with ``letter`` on it and should appear in the view's ``legend``. ``mark``:
+    drawn inside a ring of :data:`theme.MARK` (a kind that shares its glyph with an earlier one).
 ``Highlights(last_move, check, fix, pending, line)``
     Cell tuples; ``fix`` holds :class:`Fix` entries (a cell and what belongs there, ``None`` for
     "this cell must be empty"); ``line`` is the winning line of a line game (the engine's ``line``
@@ -63,6 +64,9 @@ class PieceView:
     glyph: str = ""
     letter: str = ""
     name: str = ""
+    #: Drawn with a ring: the piece looks like another kind of the variant (an illusionary man,
+    #: which on the physical board is the regular man wearing a ribbon).
+    mark: bool = False
 
     @property
     def standard(self) -> bool:
@@ -161,7 +165,10 @@ def piece_view(variant, code: int) -> PieceView:
     glyph = kind.glyph if kind.glyph in STANDARD_GLYPHS else ""
     # A variant may name a one-letter glyph for a fairy piece; otherwise its symbol is the letter.
     letter = kind.glyph if kind.glyph and not glyph else kind.letter
-    return PieceView(side=variant.side_of(code), glyph=glyph, letter=letter, name=kind.name)
+    # A kind drawn with the same glyph as an earlier kind is marked, so the two can be told apart.
+    index = variant.kind_of(code)
+    mark = bool(kind.glyph) and any(k.glyph == kind.glyph for k in variant.kinds[:index])
+    return PieceView(side=variant.side_of(code), glyph=glyph, letter=letter, name=kind.name, mark=mark)
 
 
 def _placing_area(pos: Position) -> tuple[int, ...]:
