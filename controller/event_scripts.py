@@ -25,6 +25,7 @@ from firmware_bridge.script import parse_line
 
 from .inference import Timing
 from .replay import Replayer
+from .signatures import looks
 
 #: A game with castling on the long side and captures: Morphy v Duke of Brunswick and Count
 #: Isouard, Paris 1858 (the "Opera game"), in the engine's move notation.
@@ -147,8 +148,13 @@ def hand_steps(pos: Position, move: Move, style: Style, nth: int = 0) -> list[st
     lines: list[str] = []
     in_hand: set[int] = set()
 
+    look = looks(v)
+
     def symbol(cell: int) -> str:
-        return f" {v.symbol(after[cell])}" if style.identity and after.get(cell) else ""
+        # the piece the hand puts down is a physical one (an illusionary pawn is a pawn)
+        if not style.identity or not after.get(cell):
+            return ""
+        return f" {v.symbol(look[after[cell]] if look is not None else after[cell])}"
 
     def lift(cell: int) -> None:
         if cell in in_hand or not board[cell]:

@@ -47,7 +47,7 @@ from itertools import combinations
 from engine import Move, Position
 
 from .messages import piece_name, side_name, wanted_text
-from .signatures import EMPTY_SIG, MoveIndex, Shape, Sig, explain, seen
+from .signatures import EMPTY_SIG, MoveIndex, Shape, Sig, explain, looks, seen
 from .swaps import swap_text, swaps, unswapped
 
 #: The reading of an identity board's cell holding a piece it could not identify.
@@ -188,7 +188,9 @@ class Referee:
         self.timing = timing or Timing()
         self._playing = playing
         board = position.board
-        self._expected = [seen(c, identity) for c in board]
+        #: What an identity board reads for each piece code (None: the code itself).
+        self._look = looks(self.variant)
+        self._expected = [seen(c, identity, self._look) for c in board]
         self._observed = list(observed) if observed is not None else list(self._expected)
         if len(self._observed) != len(board):
             raise ValueError(f"observed board has {len(self._observed)} cells, the game {len(board)}")
@@ -542,7 +544,9 @@ class Referee:
         try:
             board = pos.board
             cells = set(self._diff) | shape.cells
-            sig = frozenset((c, self._observed[c]) for c in cells if self._observed[c] != seen(board[c], self.identity))
+            look = self._look
+            sig = frozenset((c, self._observed[c]) for c in cells
+                            if self._observed[c] != seen(board[c], self.identity, look))
             if not sig:
                 return False
             index = self._reply_index_for(shape)
@@ -920,7 +924,7 @@ class Referee:
     def _after_change(self, changes) -> None:
         board = self.position.board
         for c, _b, _a in changes:
-            self._expected[c] = seen(board[c], self.identity)
+            self._expected[c] = seen(board[c], self.identity, self._look)
             self._set(c, self._observed[c])
         self._retire(self._index_cache)
         self._index_cache = None
@@ -958,7 +962,7 @@ class Referee:
                 continue
             ok = True
             for c, code in codes.items():
-                s = seen(code, self.identity)
+                s = seen(code, self.identity, self._look)
                 if self._observed[c] != s:
                     ok = False
                     break

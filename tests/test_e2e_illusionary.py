@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pygame
 
+import engine
+from controller.demo_games import DEMO_GAMES
+from controller.event_scripts import Style, script_for_moves
 from display import theme
 from tests.demo_game_runs import play_demo_through_pty, run_demo_without_a_port, script_lines
 
@@ -25,6 +28,17 @@ def test_whole_illusionary_game_through_the_pty_into_chessery_run(tmp_path: Path
     colours = {image.get_at((x, y))[:3] for x in range(0, 480, 2) for y in range(0, 480, 2)}
     assert set(theme.SQUARES) <= colours
     assert theme.MARK in colours  # the amazon on g7 still wears its mark
+
+
+def test_whole_illusionary_game_on_an_identity_board(tmp_path: Path) -> None:
+    # The identity board reads an illusionary man as the regular man it physically is.
+    style = Style(capture="alternate", slide=True, think_ms=300, hand_ms=30, identity=True)
+    lines = script_for_moves(engine.find_variant("illusionary"), list(DEMO_GAMES["illusionary"]), style)
+    assert lines[2:4] == ["lift d7", "place d7 p"]
+    assert not any("~" in line for line in lines if not line.startswith("#"))
+    game = play_demo_through_pty(tmp_path, "illusionary", seed=3, lines=lines, faults=None, identity=True,
+                                 answers=True)
+    assert (game.record.result, game.record.termination) == ("0-1", "checkmate")
 
 
 def test_illusionary_demo_plays_by_itself_with_no_port(tmp_path: Path) -> None:
