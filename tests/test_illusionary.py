@@ -252,3 +252,15 @@ def test_demo_game_ends_in_checkmate_and_is_what_chessery_run_plays() -> None:
     assert "d1d7" in DEMO_GAMES["illusionary"]
     lines = demo_script(v(), None, watched=False)
     assert [line.split()[-1] for line in lines if line.startswith("# ")] == list(DEMO_GAMES["illusionary"])
+
+
+def test_pgn_numbers_the_choices_before_white_s_first_move() -> None:
+    from controller.demo_games import DEMO_GAMES
+    from controller.pgn import export_pgn
+    from controller.store import GameRecord
+
+    game = GameRecord(1, "illusionary", v().start, "2026-01-01", "2026-01-01", "0-1", "checkmate",
+                      DEMO_GAMES["illusionary"])
+    body = " ".join(export_pgn(game).split("\n\n")[1].split())
+    assert body.startswith("1... d7=I 1. d2=I 1. Qd1=IQ Bf8=IB 1. Ib4 a5 2. Ibxa5 Rxa5 3. IQxd7 ")
+    assert body.endswith("6. IQxg7 Rxc1# 0-1")
