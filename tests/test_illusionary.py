@@ -232,10 +232,15 @@ def test_san_writes_the_i_prefix_and_reads_it_back() -> None:
 
 
 def test_play_prints_the_outcome() -> None:
+    from controller.demo_games import DEMO_GAMES
+
     done = subprocess.run([sys.executable, "-m", "controller.cli", "play", "illusionary", "e7e7~p", "d2d2~p",
                            "g1g1~n", "b8b8~n"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0
     assert done.stdout.splitlines() == ["r~nbqkbnr/pppp~pppp/8/8/8/8/PPP~PPPPP/RNBQKB~NR w KQkq - 0 1", "*"]
+    done = subprocess.run([sys.executable, "-m", "controller.cli", "play", "illusionary", *DEMO_GAMES["illusionary"]],
+                          capture_output=True, text=True, timeout=60)
+    assert done.stdout.splitlines() == ["2bqk1nr/1pp1pp~Qp/n7/8/8/P7/1P2PPPP/RNr1KBNR w KQk - 0 7", "0-1 checkmate"]
 
 
 def test_demo_game_ends_in_checkmate_and_is_what_chessery_run_plays() -> None:
