@@ -150,11 +150,14 @@ def hand_steps(pos: Position, move: Move, style: Style, nth: int = 0) -> list[st
 
     look = looks(v)
 
-    def symbol(cell: int) -> str:
+    def named(code: int) -> str:
         # the piece the hand puts down is a physical one (an illusionary pawn is a pawn)
-        if not style.identity or not after.get(cell):
+        if not style.identity or not code:
             return ""
-        return f" {v.symbol(look[after[cell]] if look is not None else after[cell])}"
+        return f" {v.symbol(look[code] if look is not None else code)}"
+
+    def symbol(cell: int) -> str:
+        return named(after.get(cell, 0))
 
     def lift(cell: int) -> None:
         if cell in in_hand or not board[cell]:
@@ -187,6 +190,7 @@ def hand_steps(pos: Position, move: Move, style: Style, nth: int = 0) -> list[st
     # Place a piece only where the cell is free; a piece standing on a destination that itself
     # moves is lifted first (pushes, swaps).
     for s, d in relocs:
+        moving = board[s]
         lift(s)
         if board[d]:
             lift(d)
@@ -194,7 +198,8 @@ def hand_steps(pos: Position, move: Move, style: Style, nth: int = 0) -> list[st
             lines.append(f"sleep {style.hand_ms}")
         if style.slide:
             for mid in _line_cells(v, board, s, d):
-                lines.append(f"place {names[mid]}")
+                # (named on an identity board: the hand may hold the victim too)
+                lines.append(f"place {names[mid]}{named(moving)}")
                 lines.append(f"sleep {style.slide_rest_ms}")
                 lines.append(f"lift {names[mid]}")
         code = after[d]
