@@ -40,6 +40,11 @@ class GpioConfig:
     buzzer: Pin = 13
     encoder_a: Pin = None
     encoder_b: Pin = None
+    clock: Pin = None
+
+
+#: The GpioConfig fields that are pins, in the order pin clashes are reported.
+GPIO_PINS = ("confirm", "takeback", "menu", "led_ok", "led_attention", "buzzer", "encoder_a", "encoder_b", "clock")
 
 
 @dataclass(frozen=True)
@@ -201,8 +206,7 @@ KEYS: dict[str, tuple[Callable[[Any], Any], str]] = {
     **{f"timing.{f.name}": (_ms, "ms") for f in fields(Timing)},
     "gpio.enabled": (_bool, "false: never touch GPIO"),
     "gpio.pin_factory": (_str, "gpiozero pin factory (empty: gpiozero's choice)"),
-    **{f"gpio.{name}": (_pin, "pin") for name in
-       ("confirm", "takeback", "menu", "led_ok", "led_attention", "buzzer", "encoder_a", "encoder_b")},
+    **{f"gpio.{name}": (_pin, "pin") for name in GPIO_PINS},
 }
 
 
@@ -236,8 +240,7 @@ def parse_config(data: dict[str, Any], source: str = "config") -> Config:
     clock = replace(ClockConfig(), **{k[6:]: v for k, v in values.items() if k.startswith("clock.")})
     top = {k: v for k, v in values.items() if "." not in k}
     config = Config(**top, timing=timing, gpio=gpio, event=event, clock=clock, source=source)
-    pins = [(name, getattr(gpio, name)) for name in ("confirm", "takeback", "menu", "led_ok", "led_attention",
-                                                     "buzzer", "encoder_a", "encoder_b")]
+    pins = [(name, getattr(gpio, name)) for name in GPIO_PINS]
     seen: dict[Pin, str] = {}
     for name, pin in pins:
         if pin is None:

@@ -96,6 +96,12 @@ TWEEDLE = ("e2e4 i9i8 j2j4 e9e8 f2f3 i10j8 e1i5 f9f8 i5f8 e10e9 f8f10 g10f10 f3f
 ILLUSIONARY = ("d7d7~p d2d2~p d1d1~q f8f8~b d2b4 a7a5 b4a5 a8a5 d1d7 b8a6 a2a3 a5c5 d7f8 c5c2 f8g7 "
                "c2c1")
 
+#: Alice Chess (seed 31): knights, a rook and the black queen cross between the boards, with
+#: captures on both (Nxd5' and Nxg5' on board B, Qxa7' taking the rook that crossed, Nxf7 on
+#: board A), and the black queen's step from f2' across to g3 mates White in 18 plies. On two
+#: sensor boards every move is a lift on one board and a place on the other.
+ALICE = "b1c3 h7h5 a2a3 c7c6 a1a7 d8b6 e2e3 g7g5 g1h3 d7d5 c3'd5' b6'a7' h3'g5' a7f2 g5f7 h8h2 d5e7 f2'g3'"
+
 DEMO_GAMES: dict[str, tuple[str, ...]] = {name: tuple(text.split()) for name, text in
                                           (("dreamchess47", DREAMCHESS47), ("sesqui", SESQUI),
                                            ("duffery-simpletons", DUFFERY_SIMPLETONS),
@@ -109,4 +115,5 @@ DEMO_GAMES: dict[str, tuple[str, ...]] = {name: tuple(text.split()) for name, te
                                            ("gryphon-simple", GRYPHON_SIMPLE),
                                            ("triscacia", TRISCACIA), ("triscacia-10x10", TRISCACIA_10X10),
                                            ("sqchess", SQCHESS), ("sqchess-extended", SQCHESS_EXTENDED),
-                                           ("tweedle", TWEEDLE), ("illusionary", ILLUSIONARY))}
+                                           ("tweedle", TWEEDLE), ("alice", ALICE),
+                                           ("illusionary", ILLUSIONARY))}

@@ -4,9 +4,13 @@
 * The board is the clock button: when a move is accepted, the mover's clock stops at the moment
   the move was completed on the board (the time of the last sensor event, not the moment the
   referee decided) and the next side's clock starts. A takeback gives the turn back.
-* An optional clock button (``gpio.clock``) does the same for players who like to press one:
-  pressing it after the move changes nothing more, pressing it before the board shows the move
-  is ignored (the board decides).
+* An optional clock button (``gpio.clock``) for players who like to press one
+  (:func:`clock_button`): pressed while the board shows the mover's move as a provisional
+  reading (final after a short quiet, or after ``prefix_ms`` when it may still become a castling),
+  it makes that move final at once, and the clock switches as for any final move, charged up to
+  the move's last placement, not the press. Pressed with nothing moved, half a move made, a board
+  to fix, or a question open, it switches nothing: a press never gives the opponent the
+  mover's time for a move that is not on the board. It then only says why.
 * Questions (which move? promotion?) and, if configured, a board to fix pause the clock; the
   game's end stops it; the operator menu pauses it.
 * Flag fall ends the game: the opponent wins, unless the opponent has no material to mate with
@@ -22,6 +26,7 @@ from engine import Outcome, Position
 from .clock import Clock, parse_time_control
 from .config import ClockConfig
 from .game_extras import GameExtras
+from .messages import side_name
 from .session import Session, Update
 
 #: A running clock's state is also saved this often (ms), to bound what a power cut loses.
@@ -54,6 +59,25 @@ def flag_outcome(pos: Position, flagged: int) -> Outcome:
         return Outcome("time_forfeit", winner)
     # More sides: the game ends; the side that moved before the one that ran out wins it.
     return Outcome("time_forfeit", (flagged - 1) % nsides)
+
+
+def clock_button(session: Session, now: int) -> tuple[Update | None, str]:
+    """The clock button pressed at ``now``: the session's update when the press made the move
+    on the board final (the clock then follows it like any move), and a line for the player
+    when it changed nothing."""
+    status = session.status
+    if session.phase != "play":
+        return None, "Clock button: no game under way"
+    if status.prompt is not None:
+        return None, "Clock button: answer the question on the screen first"
+    deadline = session.core.deadline
+    if status.provisional and deadline is not None:
+        # The mover says the move is complete: what would happen after the quiet happens now.
+        return session.tick(max(now, deadline)), ""
+    side = side_name(session.variant, session.position.side)
+    if status.kind == "idle":
+        return None, f"Clock button: {side} to move, nothing moved on the board yet"
+    return None, f"Clock button: {side}'s move is not complete on the board; the clock runs on"
 
 
 class GameClock:

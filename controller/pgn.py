@@ -3,7 +3,8 @@
 Tags: the Seven Tag Roster (Event, Site, Date, Round, White, Black, Result) from the game's own
 tags (set at the board through the operator menu) over the configuration's ``[event]`` section,
 then ``Variant`` for anything but chess, ``SetUp``/``FEN`` when the game did not start from the
-variant's start, ``TimeControl`` for a timed game, ``Termination``. Movetext is SAN for chess
+variant's start, ``TimeControl`` for a timed game, ``Termination``; with more than two sides ``Players`` and,
+for a win, ``Result "*"`` with a ``Winner`` tag naming the side (:func:`pgn_result`). Movetext is SAN for chess
 (``engine.san``; plain ``exd6`` for en passant, as PGN readers expect) and each variant's
 readable notation otherwise; after each move of a timed game a ``{[%clk H:MM:SS]}`` comment
 holds the time the mover had left.
@@ -25,6 +26,21 @@ ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 
 def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def pgn_result(variant: engine.Variant, stored: str) -> tuple[str, str]:
+    """The PGN ``Result`` of a stored result, and the winner's side name when PGN cannot say it.
+
+    PGN's results are for two players. With more sides the store holds the winner's name
+    (``blue``); PGN gets ``*`` (the only result that claims nothing about White and Black) and a
+    ``Winner`` tag. A draw stays ``1/2-1/2``. Stores written before names were stored hold
+    ``N-wins`` (side N, from 1): read as that side's name."""
+    if variant.nsides == 2 or stored in ("*", "1/2-1/2"):
+        return stored, ""
+    number = stored.removesuffix("-wins")
+    if number != stored and number.isdigit() and 1 <= int(number) <= variant.nsides:
+        return "*", variant.sides[int(number) - 1]
+    return "*", stored
 
 
 def export_pgn(game: GameRecord, *, event: str = "Chessery game", site: str = "?", white: str = "?",
@@ -53,7 +69,8 @@ def export_pgn(game: GameRecord, *, event: str = "Chessery game", site: str = "?
     for name, value in (tags or {}).items():
         if value:
             values[name] = value
-    values["Result"] = game.result
+    result, winner = pgn_result(variant, game.result)
+    values["Result"] = result
     out = [(name, values.pop(name)) for name in ROSTER]
     if variant.name != "chess":
         out.append(("Variant", variant.name))
@@ -65,6 +82,8 @@ def export_pgn(game: GameRecord, *, event: str = "Chessery game", site: str = "?
         out.append(("Termination", game.termination.replace("_", " ")))
     if variant.nsides != 2:
         out.append(("Players", " ".join(variant.sides)))
+        if winner:
+            out.append(("Winner", winner))
     out += sorted(values.items())
     head = "".join(f'[{name} "{_escape(value)}"]\n' for name, value in out)
     tokens: list[str] = []
@@ -82,6 +101,6 @@ def export_pgn(game: GameRecord, *, event: str = "Chessery game", site: str = "?
         tokens.append(text)
         if n < len(clocks) and clocks[n] is not None:
             tokens.append("{[%clk " + pgn_clock(int(clocks[n])) + "]}")  # type: ignore[arg-type]
-    tokens.append(game.result)
+    tokens.append(result)
     body = textwrap.fill(" ".join(tokens), width=79, break_long_words=False, break_on_hyphens=False)
     return f"{head}\n{body}\n"

@@ -146,7 +146,13 @@ class Service:
         self._finish_at_rest = False
         self._clock_offsets: dict[int, int] = {}
         self._notice = "Waiting for the board"
+        #: What the clock button last said when it switched nothing (on the screen until the next input).
+        self.clock_note = ""
         self._leds: tuple | None = None
+        #: Occupancy boards: cells where the last move asks for a piece swap (Gryphon) that has
+        #: not been made yet (no piece put down there since); their lights blink meanwhile. An
+        #: identity board needs none: the referee waits for the new piece and shows a fix.
+        self._swap_cells: set[int] = set()
         self._last_status: Status | None = None
         self._out_lost = False
         self._printed: list[str] = []  # the game's moves as printed in SAN, for "undo" lines
@@ -284,8 +290,9 @@ class Service:
             return
         from hardware.panel import open_panel
 
-        pins = {name: getattr(gpio, name) for name in ("confirm", "takeback", "menu", "led_ok", "led_attention",
-                                                        "buzzer", "encoder_a", "encoder_b")}
+        from .config import GPIO_PINS
+
+        pins = {name: getattr(gpio, name) for name in GPIO_PINS}
         self.panel, reason = open_panel(pins, lambda word: self.inputs.put(("button", word)), gpio.pin_factory)
         if self.panel is None:
             self.say(f"no GPIO ({reason}); running without buttons, lights and buzzer")
@@ -410,6 +417,8 @@ class Service:
     def _handle(self, item: tuple) -> None:
         kind = item[0]
         now = self.now()
+        if kind in ("sensor", "button", "touch"):
+            self.clock_note = ""  # shown until the next thing the players do
         if kind == "sensor":
             _, index, ev = item
             self._track(index, ev)
@@ -423,6 +432,8 @@ class Service:
                 from firmware_bridge.events import code_for_piece
                 with contextlib.suppress(ValueError):
                     piece = code_for_piece(self.variant, ev.piece)
+            if ev.placed:
+                self._swap_cells.discard(cell)  # a piece put down where the swap was asked: done
             t = self._event_time(index, ev, now)
             self._catch_up(t)
             if ev.placed:  # a move is completed by putting a piece down: the clock stops then
@@ -480,6 +491,9 @@ class Service:
 
         session = self.session
         prompt = session.status.prompt
+        if name == "clock":
+            self._clock_button(now)
+            return
         if name == "menu" and self.menu.is_open:
             self.menu.close()
         elif name == "menu" and (session.phase != "play" or not session.position.move_stack):
@@ -498,6 +512,21 @@ class Service:
         else:
             self._report(self.session.button(name, now))
         operator.after_menu(self)
+
+    def _clock_button(self, now: int) -> None:
+        """The optional clock button (controller.game_clock.clock_button): it may make the move
+        on the board final; else it only says why it switched nothing, on the screen and the log."""
+        from .game_clock import clock_button
+
+        if self.menu.is_open:
+            note = "Clock button: close the menu first"
+        else:
+            update, note = clock_button(self.session, now)
+            if update is not None:
+                self._report(update)
+        self.clock_note = note
+        if note:
+            self.say(note)
 
     def _touch(self, ev, now: int) -> None:
         from display.window import ChoiceClicked, MenuClicked, QuitRequested
@@ -587,6 +616,13 @@ class Service:
         return self.map.readings(values)
 
     def _report(self, update: Update) -> None:
+        if update.accepted or update.undone:
+            stack = self.session.position.move_stack
+            self._swap_cells = set()
+            if update.accepted and stack and not self.session.identity:
+                from .swaps import swaps
+
+                self._swap_cells = {cell for cell, _old, _new in swaps(self.variant, stack[-1])}
         if self.print_moves:
             undone, accepted = self._printable(update)
             lines = [f"undo {text}" for text in undone] + list(accepted)
@@ -654,7 +690,7 @@ class Service:
         if self.window is not None:
             from .screen import view_of
 
-            view = view_of(self.session, self._notice)
+            view = view_of(self.session, ". ".join(x for x in (self._notice, self.clock_note) if x))
             if self.clock is not None:
                 view = replace(view, clocks=self.clock.seconds(self.now()))
             names = [self.players.get(i, "") for i in range(2)]
@@ -673,7 +709,10 @@ class Service:
     def _board_leds(self, status) -> None:
         if not self.links:
             return
-        fix = tuple(sorted(self.map.sensor_of[f.cell] for f in status.fixes if f.cell in self.map.sensor_of))
+        wrong = {f.cell for f in status.fixes}
+        if status.kind in ("idle", "moving"):
+            wrong |= self._swap_cells
+        fix = tuple(sorted(self.map.sensor_of[c] for c in wrong if c in self.map.sensor_of))
         pending = tuple(sorted(self.map.sensor_of[c] for c in status.cells if c in self.map.sensor_of)) \
             if status.kind == "ask" else ()
         last: tuple[int, ...] = ()

@@ -18,6 +18,15 @@ Restart: a session opened on a store with an unfinished game of the same variant
 (moves replayed through the engine), and ``sync(readings)`` with the board's snapshot guides any
 difference between the board and the game back (or accepts a move made while the service was
 down).
+
+Reconnect: a board that comes back (``Event.resync``, or a ``sync``) showing the start position
+plus a few moves (up to ``NEW_GAME_PLIES``) is a new game the players began while it was away:
+with no game under way (setup, or the last game over) the new game starts and the core works
+the moves out from the start; during a game the core first tries the moves from the game's own
+position, and only when those do not explain the board is the question asked whether to start
+the new game (the game under way is then kept, ended as abandoned; "no" keeps it and guides
+the board back). A board that fits neither shows the cells to put right and waits: no game is
+ever dropped.
 """
 
 from __future__ import annotations
@@ -27,9 +36,14 @@ from dataclasses import dataclass
 import engine
 from engine import Outcome, Position, Variant
 
-from .inference import Decision, Event, Option, Prompt, Referee, Status, Timing
+from .inference import RESYNC_PLIES, Decision, Event, Option, Prompt, Referee, Status, Timing
 from .pgn import export_pgn
+from .signatures import explain
 from .store import GameStore, StoreError
+
+#: After the board was away, how many plies from the start position count as a new game the
+#: players began meanwhile: as many as the core works out from a game's position.
+NEW_GAME_PLIES = RESYNC_PLIES
 
 
 @dataclass(frozen=True)
@@ -61,6 +75,11 @@ class Session:
         self.selected = 0
         self._menu: Prompt | None = None  # the menu or the agreement question, when open
         self._agreed: Outcome | None = None
+        #: A resync seen with no game under way: when its burst of events is over (ms).
+        self._resync_at: int | None = None
+        #: A resync seen during a game, until the board settles; the readings last asked about.
+        self._resynced = False
+        self._asked_readings: tuple[int, ...] | None = None
         self._start = engine.parse_fen(variant, fen) if fen else engine.start_position(variant)
         record = store.unfinished(variant.name) if resume else None
         if record is not None:
@@ -87,7 +106,10 @@ class Session:
 
     @property
     def deadline(self) -> int | None:
-        return self.core.deadline
+        d = self.core.deadline
+        if self._resync_at is not None:
+            d = self._resync_at if d is None else min(d, self._resync_at)
+        return d
 
     @property
     def outcome(self) -> Outcome | None:
@@ -120,12 +142,27 @@ class Session:
 
     def sync(self, readings: list[int], now: int) -> Update:
         """The whole board as read (at start-up, or after the board came back)."""
-        return self._apply(self.core.snapshot(readings, now), now)
+        self._resynced = self.phase == "play"
+        update = self._apply(self.core.snapshot(readings, now), now)
+        if self.phase != "play":
+            return self._new_game_on_board(now) or update
+        return update
 
     def event(self, ev: Event) -> Update:
+        if ev.resync:
+            if self.phase == "play":
+                self._resynced = True
+            else:  # worked out once the burst of differences is in, like the core does
+                self._resync_at = ev.t + self.timing.settle_ms
         return self._apply(self.core.event(ev), ev.t)
 
     def tick(self, now: int) -> Update:
+        if self._resync_at is not None and now >= self._resync_at:
+            self._resync_at = None
+            if self.phase != "play":
+                started = self._new_game_on_board(now)
+                if started is not None:
+                    return started
         return self._apply(self.core.tick(now), now)
 
     def answer(self, key: str, now: int) -> Update:
@@ -139,6 +176,10 @@ class Session:
             self._menu = None
             if menu.kind == "agreement":
                 return self._agree(now) if opt.key == "yes" else Update(self.phase, self.status)
+            if menu.kind == "new_on_board":
+                if opt.key == "yes":
+                    return self._start_from_board(now, f"game {self.game_id} kept as abandoned")
+                return Update(self.phase, self.status)
             if opt.key == "agree":
                 self._menu = self._agreement_prompt()
                 self.selected = 0
@@ -184,6 +225,7 @@ class Session:
         self.resumed = False
         self._menu = None
         self._agreed = None
+        self._resynced = False
         observed = list(self.core.observed)
         self.core = Referee(self._start.copy(), identity=self.identity, timing=self.timing, playing=False,
                             observed=observed)
@@ -205,6 +247,10 @@ class Session:
 
     def _after(self, update: Update, now: int) -> Update:
         core = self.core
+        if self._resynced and (update.accepted or core.pending_kind == "clean"):
+            self._resynced = False  # the core worked it out, or the board was put back
+        if self._menu is not None and self._menu.kind == "new_on_board" and core.observed != self._asked_readings:
+            self._menu = None  # the board changed under the question: judged afresh
         if update.status.prompt is not None and update.status.prompt is not self._last.prompt:
             self.selected = 0
         if self.phase == "setup" and core.status.kind == "idle":
@@ -213,10 +259,14 @@ class Session:
             core.set_playing(True, now)
             update = Update(self.phase, core.status, update.accepted, update.undone,
                             "; ".join(x for x in (update.note, "game started") if x))
+        elif (self.phase == "play" and self._resynced and core.pending_kind == "wrong" and self._menu is None
+              and core.observed != self._asked_readings):
+            self._ask_new_game_on_board()
+            update = Update(self.phase, self.status, update.accepted, update.undone, update.note)
         elif self.phase == "play" and core.outcome is not None and core.status.kind == "idle":
             outcome = core.outcome
             assert self.game_id is not None
-            self.store.finish(self.game_id, outcome.result(self.variant.nsides), outcome.termination)
+            self.store.finish(self.game_id, self._result(outcome), outcome.termination)
             self.phase = "over"
             core.set_playing(False, now)
             update = Update(self.phase, self._over_status(), update.accepted, update.undone, update.note)
@@ -226,6 +276,72 @@ class Session:
             update = Update(self.phase, self._over_status(), update.accepted, update.undone, update.note)
         self._last = update.status
         return update
+
+    # -- a new game found on the board after it was away --------------------------------------------
+    def _moves_from_start(self) -> list[tuple[engine.Move, ...]]:
+        """The ways the board as read is the start position plus 1 to ``NEW_GAME_PLIES`` legal
+        moves (a capture's hidden cell need not have been seen: the board was away)."""
+        observed = list(self.core.observed)
+        start = self._start.copy()
+        start_readings = _readings(start, self.identity)
+        diff = {c for c, v in enumerate(observed) if v != start_readings[c]}
+        if not diff:
+            return []
+        found: list[tuple[engine.Move, ...]] = []
+        for move in start.legal_moves():
+            start.push(move)
+            if _readings(start, self.identity) == observed:
+                found.append((move,))
+            start.pop()
+        if found:
+            return found
+        return explain(start, observed, diff, set(), self.identity, strict=False, max_plies=NEW_GAME_PLIES)
+
+    def _new_game_on_board(self, now: int) -> Update | None:
+        """No game under way and the board came back as the start plus a few moves: start that
+        game (None when the board shows no such thing)."""
+        if self.phase == "play" or not self._moves_from_start():
+            return None
+        return self._start_from_board(now, "")
+
+    def _start_from_board(self, now: int, note: str) -> Update:
+        """Start a new game from the start position and let the core work out, as after any
+        reconnect, the moves the board shows (accepted, asked about, or guided back)."""
+        if self.game_id is not None and self.phase == "play":
+            self.store.finish(self.game_id, "*", "abandoned")
+        observed = list(self.core.observed)
+        self._menu = None
+        self._agreed = None
+        self._resynced = False
+        self._resync_at = None
+        self.resumed = False
+        self.game_id = self.store.new_game(self.variant.name, self._start.fen())
+        self.phase = "play"
+        self.core = Referee(self._start.copy(), identity=self.identity, timing=self.timing, playing=True)
+        self._last = self.core.status
+        update = self._apply(self.core.snapshot(observed, now), now)
+        started = "; ".join(x for x in (note, "new game found on the board", update.note) if x)
+        return Update(update.phase, update.status, update.accepted, update.undone, started)
+
+    def _ask_new_game_on_board(self) -> None:
+        """During a game, the board came back showing what the game's moves cannot explain but
+        a new game can: ask (the game under way is never dropped silently)."""
+        self._asked_readings = self.core.observed
+        seqs = self._moves_from_start()
+        if not seqs and list(self.core.observed) != _readings(self._start, self.identity):
+            return
+        shown = ""
+        if len(seqs) == 1:
+            pos = self._start.copy()
+            texts = []
+            for move in seqs[0]:
+                texts.append(pos.move_text(move))
+                pos.push(move)
+            shown = " ".join(texts)
+        what = f"a new game ({shown})" if shown else "a new game"
+        self._menu = Prompt("new_on_board", f"The board shows {what}. Start it? (this game stays stored, abandoned)",
+                            (Option("yes", "Start the new game"), Option("no", "Keep this game")))
+        self.selected = 0
 
     # -- ending by agreement ------------------------------------------------------------------------
     def _menu_prompt(self) -> Prompt:
@@ -246,7 +362,7 @@ class Session:
         totals = ""
         if scoring is not None:  # short: the prompt's title has two lines; the panel names the sides
             totals = ", " + " to ".join(str(total) for total in scoring.score(self.position).totals)
-        return Prompt("agreement", f"Both agree to end? {outcome.result(v.nsides)}{totals}",
+        return Prompt("agreement", f"Both agree to end? {self._result(outcome)}{totals}",
                       (Option("yes", "Yes, both agree"), Option("no", "Keep playing")))
 
     def _agree(self, now: int) -> Update:
@@ -258,7 +374,7 @@ class Session:
         except ValueError as exc:  # a move was made meanwhile that the rules do not allow to end on
             return Update(self.phase, self.status, note=str(exc))
         assert self.game_id is not None
-        self.store.finish(self.game_id, outcome.result(self.variant.nsides), outcome.termination)
+        self.store.finish(self.game_id, self._result(outcome), outcome.termination)
         self._agreed = outcome
         self.phase = "over"
         self.core.set_playing(False, now)
@@ -269,18 +385,23 @@ class Session:
         or claimed at the screen. Stored like any other ending."""
         if self.phase != "play" or self.game_id is None:
             return Update(self.phase, self.status, note="no game under way")
-        self.store.finish(self.game_id, outcome.result(self.variant.nsides), outcome.termination)
+        self.store.finish(self.game_id, self._result(outcome), outcome.termination)
         self._agreed = outcome
         self._menu = None
         self.phase = "over"
         self.core.set_playing(False, now)
         return self._after(Update(self.phase, self._over_status(), note=note or outcome.termination), now)
 
+    def _result(self, outcome: Outcome) -> str:
+        """The result as stored and shown: 1-0, 0-1, 1/2-1/2, or with more sides the winner's
+        name (``blue``), as the screen says it."""
+        return outcome.result(self.variant.nsides, tuple(self.variant.sides))
+
     def _over_status(self) -> Status:
         outcome = self._agreed or self.core.outcome or self.position.outcome()
         if outcome is None:
             return Status("idle", "Game over")
-        result = outcome.result(self.variant.nsides, tuple(self.variant.sides))
+        result = self._result(outcome)
         return Status("idle", f"Game over: {result} ({outcome.termination.replace('_', ' ')}). Set up the pieces "
                               f"for a new game")
 

@@ -67,9 +67,11 @@ def link_status(link: Any) -> dict[str, Any]:
         "since": link.state_since,
         "problem": link.problem,
         "board_id": None if hello is None else f"{hello.board_id:08x}",
-        "boot_id": None if hello is None else f"{hello.boot_id:04x}",
+        "boot_id": None if hello is None or hello.boot_id is None else f"{hello.boot_id:04x}",
         "cells": None if hello is None else hello.cells,
-        "firmware": None if hello is None else ".".join(map(str, hello.firmware)),
+        # Our firmware says its version as numbers; a DGT or Millennium board as its own text.
+        "firmware": None if hello is None else hello.firmware if isinstance(hello.firmware, str)
+        else ".".join(map(str, hello.firmware)),
         "identity": None if hello is None else hello.identity,
         "last_snapshot": link.last_snapshot_at,
         "counters": dict(sorted(link.stats.items())),

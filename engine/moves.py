@@ -34,8 +34,8 @@ class Move:
     code, the code that stands on ``to`` afterwards when it differs from the mover (promotion,
     drop), a tag, and (for non-plain moves) the effects ``build_move`` derived."""
 
-    __slots__ = ("_changes", "_relocations", "_victims", "captured", "frm", "piece", "promotion", "tag", "text",
-                 "to")
+    __slots__ = ("_changes", "_relocations", "_victims", "captured", "derived", "frm", "piece", "promotion", "tag",
+                 "text", "to")
 
     def __init__(
         self,
@@ -61,6 +61,10 @@ class Move:
         self._victims = victims
         #: Notation suffix a rule component chose for moves whose from/to do not tell them apart.
         self.text = text
+        #: Moves a transform component derived from this one, by component, when the result
+        #: depends on nothing but the move (Alice's transfer): plain moves are interned by the
+        #: generator, so each derivation is then built once per game rather than once per node.
+        self.derived: dict[object, Move] | None = None
 
     @property
     def changes(self) -> tuple[Change, ...]:

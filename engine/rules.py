@@ -67,6 +67,14 @@ class Rules:
                 any(cells_in_zone[t] for ray, *_ in variant.rides[code][c] for t in ray)
                 for c in range(n))
 
+        # Plain moves are interned: the same piece going from one cell to another (taking the same
+        # code) is always the same immutable Move, built once. Generation then appends a table
+        # entry instead of constructing an object per move: a Move() call costs about 15 list
+        # lookups, and move objects are most of what a search node makes. Built per piece code and
+        # cell on first use, so big boards only pay for the cells their pieces visit.
+        self._plain: list[list[dict[int, Move] | None]] = [[None] * n for _ in range(variant.max_code)]
+        self._capture_key = n
+
         # -- components ----------------------------------------------------------------------------
         comps: list[Component] = []
         # Components may look up the ones listed before them while they are built.
@@ -119,6 +127,9 @@ class Rules:
                                          and variant.kinds[variant.kind_at[code]].hook not in leapers)
                                for s in range(variant.nsides)]
         self._coded_attacks = any(self.hook_attackers) or bool(self._attacks)
+        #: Every attack is a table piece's along the reverse attack rays (no hoppers, no coded
+        #: captures): one walk along the lines into a cell then tells what attacks it.
+        self.attacks_from_tables = not variant.hoppers and not self._coded_attacks
         #: Only table pieces and leaping coded pieces: pins come from table riders alone, so the
         #: royal rule may use its one-walk shortcut whenever the side to move is not in check.
         self.pins_from_tables = not variant.hoppers and all(kind.hook in leapers for kind in variant.kinds
@@ -196,6 +207,9 @@ class Rules:
         overlaps = v.overlaps
         promo = self.promo_zone[side]
         is_pawn = v.is_pawn
+        plain_rows = self._plain
+        # a capture's key, target + cells * victim, sits above every quiet move's (its target)
+        ck = self._capture_key
         start = 0
         for cell, code in enumerate(board):
             if owner[code] != side:
@@ -209,15 +223,18 @@ class Rules:
             if is_pawn[code] and self.may_promote[code][cell]:
                 self._pawn_moves(pos, cell, code, side, promo, out)
             else:
+                plain = plain_rows[code][cell]
+                if plain is None:
+                    plain = self._plain_row(code, cell)
                 for t, mode, lame, _initial in leaps_t[code][cell]:
                     if lame >= 0 and board[lame]:
                         continue
                     c = board[t]
                     if c == 0:
                         if mode & MOVE:
-                            append(Move(cell, t, code))
+                            append(plain[t])
                     elif owner[c] != side and mode & CAPTURE:
-                        append(Move(cell, t, code, c))
+                        append(plain.get(t + ck * c) or self._capture(plain, cell, t, code, c))
                 for ray, mode, hop, _initial in rides_t[code][cell]:
                     if hop:
                         self._hop_moves(board, cell, code, side, ray, mode, out)
@@ -225,24 +242,41 @@ class Rules:
                         for t in ray:
                             c = board[t]
                             if c == 0:
-                                append(Move(cell, t, code))
+                                append(plain[t])
                                 continue
                             if owner[c] != side:
-                                append(Move(cell, t, code, c))
+                                append(plain.get(t + ck * c) or self._capture(plain, cell, t, code, c))
                             break
                     else:
                         for t in ray:
                             c = board[t]
                             if c == 0:
                                 if mode & MOVE:
-                                    append(Move(cell, t, code))
+                                    append(plain[t])
                                 continue
                             if owner[c] != side and mode & CAPTURE:
-                                append(Move(cell, t, code, c))
+                                append(plain.get(t + ck * c) or self._capture(plain, cell, t, code, c))
                             break
             if overlaps[code]:
                 _dedupe(out, start)
         return out
+
+    def _plain_row(self, code: int, cell: int) -> dict[int, Move]:
+        """The interned quiet moves of ``code`` from ``cell``, by target (captures are added by
+        ``_capture`` as they are met)."""
+        v = self.v
+        row: dict[int, Move] = {}
+        for t, *_ in v.leaps[code][cell]:
+            row[t] = Move(cell, t, code)
+        for ray, *_ in v.rides[code][cell]:
+            for t in ray:
+                row.setdefault(t, Move(cell, t, code))
+        self._plain[code][cell] = row
+        return row
+
+    def _capture(self, row: dict[int, Move], cell: int, t: int, code: int, captured: int) -> Move:
+        move = row[t + self._capture_key * captured] = Move(cell, t, code, captured)
+        return move
 
     def _pawn_moves(self, pos: Position, cell: int, code: int, side: int, promo: bytearray,
                     out: list[Move]) -> None:

@@ -1,7 +1,10 @@
 """The ``sim-board`` command: a simulated sensor board on a pseudo-terminal.
 
 Output contract: the first line of stdout is the path the host opens (flushed at once; it is a
-stable symlink to the pty, so it survives a simulated unplug), then the script plays. When the
+stable symlink to the pty, so it survives a simulated unplug), then the script plays. A game on
+two boards played as two boards on two ports (``--split``, and always with ``--protocol
+dgt|millennium``, whose boards have 64 squares) prints one path a line, board A's first
+(``--link PATH``: ``PATH.1``, ``PATH.2``). When the
 script is done, a line ``done`` follows; the board keeps serving (heartbeats, snapshots, lights)
 until interrupted or, with ``--linger MS``, for that long.
 
@@ -29,23 +32,40 @@ def _nonnegative(text: str) -> int:
 
 
 def cmd_sim_board(args: argparse.Namespace) -> int:
+    import engine
+
     from .faults import parse_faults
     from .script import load_script
     from .simboard import SimBoard
 
     # Everything that can be wrong with the arguments fails before the path is printed.
     faults = parse_faults(args.faults)
-    commands = load_script(args.script, args.variant)
-    board: Any
-    if args.protocol == "chessery":
-        board = SimBoard(args.variant, identity=args.identity, empty=args.empty, faults=faults, seed=args.seed,
-                         link_path=args.link, debounce_ms=args.debounce_ms, heartbeat_ms=args.heartbeat_ms)
-    else:
+    variant = engine.find_variant(args.variant)
+    commands = load_script(args.script, variant)
+    boards = len(set(variant.geometry.board_of))
+    # A maker's board has 64 squares: a game on two boards needs two of them.
+    split = boards > 1 and (args.split or args.protocol != "chessery")
+
+    def make(link: str | None, cells: list[int] | None = None) -> Any:
+        if args.protocol == "chessery":
+            return SimBoard(variant, identity=args.identity, empty=args.empty, faults=faults, seed=args.seed,
+                            link_path=link, debounce_ms=args.debounce_ms, heartbeat_ms=args.heartbeat_ms,
+                            cells=cells)
         from .boards.emulators import EMULATORS
 
         options: dict[str, Any] = {"revelation": True} if args.revelation and args.protocol == "dgt" else {}
-        board = EMULATORS[args.protocol](args.variant, faults=faults, seed=args.seed, link_path=args.link,
-                                         scan_ms=args.scan_ms, turned=args.turned, empty=args.empty, **options)
+        return EMULATORS[args.protocol](args.variant, faults=faults, seed=args.seed, link_path=link,
+                                        scan_ms=args.scan_ms, turned=args.turned, empty=args.empty, cells=cells,
+                                        **options)
+
+    board: Any
+    if split:
+        from .board_set import BoardSet, check_set_faults
+
+        check_set_faults(faults)
+        board = BoardSet(variant, lambda i, cells: make(args.link and f"{args.link}.{i + 1}", cells))
+    else:
+        board = make(args.link)
     board.check_script(commands, source=str(args.script))
     stop = threading.Event()
 
@@ -55,7 +75,7 @@ def cmd_sim_board(args: argparse.Namespace) -> int:
     previous = signal.signal(signal.SIGTERM, on_signal)
     board.start()
     try:
-        print(board.path, flush=True)
+        print("\n".join(board.paths) if split else board.path, flush=True)
         board.start_script(commands, wait_for_host=not args.no_wait)
         while not stop.is_set() and not board.done.wait(0.1):
             pass
@@ -85,6 +105,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--protocol", choices=("chessery", "dgt", "millennium"), default="chessery",
                    help="speak as our own firmware (default), a DGT e-board or a Millennium ChessLink "
                         "(8x8 games; docs/boards.md)")
+    p.add_argument("--split", action="store_true",
+                   help="a game on several boards (Alice): one pty per board, each path on its own line "
+                        "(always so with --protocol dgt/millennium; without it our own protocol serves all "
+                        "cells on one pty)")
     p.add_argument("--scan-ms", type=float, help="dgt/millennium: full scan period (default 220 / 41)")
     p.add_argument("--turned", action="store_true", help="dgt/millennium: the board stands turned round")
     p.add_argument("--revelation", action="store_true", help="dgt: a Revelation II (square lights)")

@@ -45,12 +45,9 @@ change and before every event after it, with the model as of that point. ``state
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import itertools
 import logging
-import queue
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -64,6 +61,7 @@ from .events import LIFT, PLACE, LinkState, LinkStatus, SensorEvent, piece_text
 from .firmware import protocol as P
 from .framer import Framer
 from .messages import Error, Event, Heartbeat, Hello, Message, Ping, RequestSnapshot, SetLeds, SetParams, Snapshot
+from .port_link import PortLink
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +76,8 @@ class LinkError(ChesseryError, ConnectionError):
     """The link cannot do what was asked (not connected, or the board did not answer in time)."""
 
 
-class Link:
+class Link(PortLink):
+    log = log
     def __init__(
         self,
         url: str,
@@ -104,40 +103,18 @@ class Link:
         ``states_in_events``: put each LinkStatus on ``events`` too, in order with the events.
         ``expected_cells``: the board must announce this many cells (the layout's sensors); a
         board with another count is named as a ``problem`` and never reaches CONNECTED."""
-        self.url = url
-        self.name = name or url
-        self.cell_offset = cell_offset
+        super().__init__(url, cell_offset=cell_offset, retry_interval=retry_interval, backoff=backoff,
+                         read_timeout=read_timeout, on_state=on_state, states_in_events=states_in_events, name=name)
         self.silence_timeout = silence_timeout
-        self.retry_interval = retry_interval
-        self.backoff = backoff
-        self.read_timeout = read_timeout
         self.baudrate = baudrate
-        self.on_state = on_state
-        self.states_in_events = states_in_events
         self.expected_cells = expected_cells
         self.retry_cap = max(retry_cap, retry_interval)
-        #: Why the link cannot reach the board, when it can tell (a board of another protocol
-        #: version, every frame garbled, a board of the wrong size); "" once in sync.
-        self.problem = ""
-        #: Unix time of the latest state change, and of the latest snapshot (None: none yet).
-        self.state_since = time.time()
-        self.last_snapshot_at: float | None = None
-        #: SensorEvent values for the controller, in order (and LinkStatus values with
-        #: ``states_in_events``).
-        self.events: queue.Queue[SensorEvent | LinkStatus] = queue.Queue()
-        #: LinkStatus values, one per state change.
-        self.states: queue.Queue[LinkStatus] = queue.Queue()
-        self.stopping = threading.Event()
-        #: Counters: frames, events, synthetic, gaps, inconsistent, snapshots, resets, sessions,
-        #: silences, board errors (board_<name>) and the framer's error classes.
-        self.counts: Counter[str] = Counter()
+        # ``problem`` (PortLink): a board of another protocol version, every frame garbled, a
+        # board of the wrong size; "" once in sync. ``counts``: frames, events, synthetic, gaps,
+        # inconsistent, snapshots, resets, sessions, silences, board errors (board_<name>) and
+        # the framer's error classes.
         #: The latest HELLO from the board.
         self.hello: Hello | None = None
-        self._lock = threading.RLock()
-        self._changed = threading.Condition(self._lock)
-        self._write_lock = threading.Lock()
-        self._serial: serial.SerialBase | None = None
-        self._state = LinkState.IDLE
         self._framer = Framer()
         self._model: bytearray | None = None
         # Events waiting for a snapshot after a loss, with the time they arrived.
@@ -150,7 +127,6 @@ class Link:
         self._snapshot_count = 0
         self._answers: dict[int, float] = {}  # ping token -> when the HELLO answering it came
         self._session_hello = False
-        self._session_synced = False
         self._ping_sent = 0.0
         self._pings = 0  # PINGs of this session still unanswered
         self._snapshot_asked: float | None = None
@@ -158,11 +134,8 @@ class Link:
         self._rejects_in_a_row = 0  # frames rejected since the last good one, across reconnects
         self._restored_at = -1e9
         self._problems_logged: set[str] = set()
-        self._in_outage = False
-        self._outage_since = 0.0
         self._led_patterns: dict[int, int] = {}  # board cell -> pattern, as the host wants them
         self._params: SetParams | None = None
-        self._thread: threading.Thread | None = None
 
     # -- life cycle -------------------------------------------------------------------------------
     @classmethod
@@ -170,35 +143,7 @@ class Link:
         """Create a link and start its reader thread (it connects in the background)."""
         return cls(url, **options).start()
 
-    def start(self) -> Link:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name=f"link {self.name}", daemon=True)
-            self._thread.start()
-        return self
-
-    def close(self, timeout: float = 2.0) -> None:
-        """Stop the reader thread and close the port."""
-        self.stopping.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout)
-        self._set_state(LinkState.CLOSED, "closed")
-
-    def __enter__(self) -> Link:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    # -- what the controller reads ------------------------------------------------------------------
-    @property
-    def state(self) -> LinkState:
-        return self._state
-
-    def wait_connected(self, timeout: float | None = None) -> bool:
-        """True once the link is in sync with a board (False on timeout or when closed)."""
-        with self._changed:
-            self._changed.wait_for(lambda: self._state in (LinkState.CONNECTED, LinkState.CLOSED), timeout)
-            return self._state is LinkState.CONNECTED
+    # start, close, state, wait_connected: PortLink's.
 
     @property
     def cells(self) -> int:
@@ -276,47 +221,8 @@ class Link:
             return self.hello
 
     # -- the reader thread ------------------------------------------------------------------------------
-    def _run(self) -> None:
-        delay = self.backoff[0]
-        while not self.stopping.is_set():
-            try:
-                port = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=self.read_timeout,
-                                             write_timeout=1.0)
-            except ValueError as exc:  # a URL that can never be opened: no point retrying
-                log.error("%s: cannot use %s: %s", self.name, self.url, exc)
-                self._set_state(LinkState.CLOSED, f"bad port URL: {exc}")
-                return
-            except (serial.SerialException, OSError) as exc:
-                self._outage(f"cannot open {self.url}: {exc}")
-                if self.stopping.wait(delay):
-                    break
-                delay = min(delay * 2, self.backoff[1])
-                continue
-            try:
-                reason = self._session(port)
-            except (serial.SerialException, OSError) as exc:
-                reason = f"lost {self.url}: {exc}"
-            finally:
-                with self._write_lock:
-                    self._serial = None
-                with contextlib.suppress(serial.SerialException, OSError):
-                    port.close()
-            if self.stopping.is_set():
-                break
-            delay = self.backoff[0] if self._session_synced else min(delay * 2, self.backoff[1])
-            self._outage(reason or "the session ended")
-            if self.stopping.wait(delay):
-                break
-        self._set_state(LinkState.CLOSED, "closed")
-
-    def _outage(self, reason: str) -> None:
-        if not self._in_outage:
-            log.warning("%s: %s; reconnecting with back-off (further failures are not logged)", self.name, reason)
-            self._in_outage = True
-            self._outage_since = time.monotonic()
-        else:
-            log.debug("%s: %s", self.name, reason)
-        self._set_state(LinkState.DISCONNECTED, reason)
+    def _open(self) -> serial.SerialBase:
+        return serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=self.read_timeout, write_timeout=1.0)
 
     def _session(self, port: serial.SerialBase) -> str | None:
         """One connection: greet, then read until the port fails (raises), the board goes
@@ -619,18 +525,6 @@ class Link:
     def _send(self, message: Message, required: bool = False) -> None:
         if not self._write(self._frame(message)) and required:
             raise LinkError(f"{self.name}: not connected")
-
-    def _write(self, data: bytes) -> bool:
-        with self._write_lock:
-            port = self._serial
-            if port is None:
-                return False
-            try:
-                port.write(data)
-                return True
-            except (serial.SerialException, OSError) as exc:
-                log.debug("%s: write failed: %s", self.name, exc)  # the reader thread notices and reconnects
-                return False
 
     def _set_problem(self, problem: str) -> None:
         """Name why the board cannot be reached: logged once per link (it may last through many

@@ -27,7 +27,6 @@ import collections
 import logging
 import math
 import random
-import threading
 import time
 from collections.abc import Callable, Sequence
 
@@ -38,6 +37,7 @@ from .events import piece_for_code, piece_text
 from .faults import Faults, parse_faults
 from .firmware.app import FirmwareApp
 from .firmware.matrix import VirtualPins
+from .pty_board import PtyBoard
 from .script import Command, Lift, Place, ScriptError, Sleep, parse_script
 from .virtual_port import PtyPort
 
@@ -95,7 +95,7 @@ def matrix_layout(variant: Variant) -> VirtualPins:
     return VirtualPins(math.ceil(n / side), side, 1, cells=n)
 
 
-class SimBoard:
+class SimBoard(PtyBoard[int]):
     def __init__(
         self,
         variant: Variant | str,
@@ -110,40 +110,42 @@ class SimBoard:
         heartbeat_ms: int = 250,
         board_id: int = 0x51B0A4D1,
         on_command: Callable[[Command], None] | None = None,
+        cells: Sequence[int] | None = None,
     ) -> None:
         """``link_path``: where the stable symlink goes (default: a new temporary directory).
         ``scan_ms``, ``debounce_ms``, ``heartbeat_ms``: the firmware's parameters at boot.
         ``on_command(command)`` is called on the board thread as each script command starts
         (``choose`` lines included, which the board otherwise ignores), so a replay tool can
-        hand answers to the controller in step; it must not block."""
+        hand answers to the controller in step; it must not block. ``cells``: the board holds
+        only these cells of the variant, sensor ``i`` under ``cells[i]`` (one board of a set on
+        several ports, :mod:`firmware_bridge.board_set`); scripts then name sensors, not cells."""
         self.variant = engine.find_variant(variant) if isinstance(variant, str) else variant
         self.identity = identity
         self.faults = parse_faults(faults) if isinstance(faults, str) or faults is None else faults
         self.rng = random.Random(seed)
-        self.pins = matrix_layout(self.variant)
+        held = list(range(self.variant.geometry.size)) if cells is None else list(cells)
+        if cells is None:
+            self.pins = matrix_layout(self.variant)
+        else:
+            side = math.ceil(math.sqrt(len(held)))
+            self.pins = VirtualPins(math.ceil(len(held) / side), side, 1, cells=len(held))
         self.cells = self.pins.matrix.cells
         if not empty:
             board = engine.start_position(self.variant).board
-            for cell, code in enumerate(board):
+            for sensor, cell in enumerate(held):
+                code = board[cell]
                 if code:
-                    self.pins.readings[cell] = piece_for_code(self.variant, code) if identity else 1
+                    self.pins.readings[sensor] = piece_for_code(self.variant, code) if identity else 1
         self.options = {"scan_ms": scan_ms, "debounce_ms": debounce_ms, "heartbeat_ms": heartbeat_ms,
                         "board_id": board_id, "identity": identity, "leds": True}
-        self.port = PtyPort(link_path)
+        super().__init__(link_path)
         self.faulty = FaultyPort(self.port, self.faults, self.rng)
-        self.stopping = threading.Event()
-        #: Set when the script has been played to the end (and the board is plugged in again).
-        self.done = threading.Event()
-        self.error: Exception | None = None
         self.on_command = on_command
-        self._lock = threading.RLock()
-        self._thread: threading.Thread | None = None
         self._t0 = time.monotonic()
         self._app: FirmwareApp | None = None
         self._boot_at = 0
         self.boots = 0
         self._paused_until = 0
-        self._replug_at: int | None = None
         self._script: list[Command] | None = None
         self._cursor = 0
         self._actions = 0
@@ -154,37 +156,11 @@ class SimBoard:
         self._hand: list[int] = []
         self._fired: set[tuple[str, int]] = set()
 
-    # -- life cycle -------------------------------------------------------------------------------
-    @property
-    def path(self) -> str:
-        """The stable path the host opens (a symlink to the current pty)."""
-        return self.port.link_path
-
+    # -- life cycle (path, start, stop: PtyBoard's) -----------------------------------------------------
     @property
     def pty_path(self) -> str | None:
         """The current pty's own path (changes after an unplug)."""
         return self.port.pty_path
-
-    def start(self) -> SimBoard:
-        """Open the pty, boot the firmware, start the board thread."""
-        with self._lock:
-            self.port.plug()
-            self._boot(self._now())
-        self._thread = threading.Thread(target=self._run, name=f"sim board {self.path}", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self, timeout: float = 2.0) -> None:
-        self.stopping.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-        self.port.close()
-
-    def __enter__(self) -> SimBoard:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
     # -- the script -------------------------------------------------------------------------------
     def start_script(self, script: str | Sequence[Command], wait_for_host: bool = True) -> None:
@@ -200,14 +176,6 @@ class SimBoard:
             self._fired.clear()
             self._wait_host = wait_for_host
             self.done.clear()
-
-    def play(self, script: str | Sequence[Command], timeout: float | None = None, wait_for_host: bool = True) -> None:
-        """Play a whole script and return when it is done; raises TimeoutError."""
-        self.start_script(script, wait_for_host)
-        if not self.done.wait(timeout):
-            raise TimeoutError(f"script not finished within {timeout} s")
-        if self.error is not None:
-            raise self.error
 
     def check_script(self, commands: Sequence[Command], source: str = "script") -> None:
         """Dry run: every lift from an occupied cell, every place onto an empty one, and on an
@@ -260,23 +228,13 @@ class SimBoard:
         boot_id = self.rng.getrandbits(16)
         self._app = FirmwareApp.boot(self.pins.matrix, self.faulty, 0, boot_id=boot_id, **self.options)
 
-    def _run(self) -> None:
-        try:
-            while not self.stopping.is_set():
-                with self._lock:
-                    now = self._now()
-                    if self._replug_at is not None and now >= self._replug_at:
-                        self._replug_at = None
-                        self.port.plug()
-                        self._boot(now)
-                    self._play(now)
-                    if self._app is not None and now >= self._paused_until:
-                        self._app.step(now - self._boot_at)
-                self.stopping.wait(TICK_S)
-        except Exception as exc:  # a crash must not leave play() waiting forever
-            log.exception("simulated board crashed")
-            self.error = exc
-            self.done.set()
+    def _thread_name(self) -> str:
+        return f"sim board {self.path}"
+
+    def _tick(self, now: int) -> None:
+        self._play(now)
+        if self._app is not None and now >= self._paused_until:
+            self._app.step(now - self._boot_at)
 
     def _reported(self, cell: int) -> int:
         assert self._app is not None

@@ -1,5 +1,5 @@
 """The player's panel on the Pi's GPIO header, through gpiozero: buttons (confirm, takeback,
-menu), two status lights (ok, attention), a buzzer, and an optional rotary encoder to move
+menu, and an optional clock button), two status lights (ok, attention), a buzzer, and an optional rotary encoder to move
 through a prompt's choices.
 
     panel = open_panel({"confirm": 17, "led_ok": 5, ...}, on_input=queue.put)
@@ -7,7 +7,7 @@ through a prompt's choices.
     panel.beep("error")
     panel.close()
 
-``on_input`` receives ``"confirm"``, ``"takeback"``, ``"menu"``, ``"next"`` or ``"previous"``;
+``on_input`` receives ``"confirm"``, ``"takeback"``, ``"menu"``, ``"clock"``, ``"next"`` or ``"previous"``;
 gpiozero calls it from its own thread, so it should only hand the word over (``queue.put``).
 
 Devices use gpiozero's current pin factory (``Device.pin_factory``; tests set a ``MockFactory``)
@@ -20,7 +20,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Mapping
 
-BUTTONS = ("confirm", "takeback", "menu")
+BUTTONS = ("confirm", "takeback", "menu", "clock")
 LIGHTS = ("led_ok", "led_attention")
 #: Buzzer patterns: (on seconds, off seconds, repeats).
 BEEPS = {"move": (0.05, 0.05, 1), "ask": (0.08, 0.08, 2), "error": (0.25, 0.15, 3)}

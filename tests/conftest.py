@@ -27,3 +27,21 @@ def mock_pins():
     finally:
         factory.reset()
         Device.pin_factory = saved
+
+
+@pytest.fixture
+def rig(tmp_path):
+    """``rig(faults="", **config)``: a started tests.service_rig.Rig (the simulated board with
+    those faults, a service on it with those Config fields); all stopped afterwards."""
+    from tests.service_rig import Rig
+
+    rigs: list[Rig] = []
+
+    def make(faults: str = "", **config) -> Rig:
+        rigs.append(Rig(tmp_path, faults, **config))
+        rigs[-1].service.start()
+        return rigs[-1]
+
+    yield make
+    for r in rigs:
+        r.close()

@@ -180,3 +180,42 @@ def test_the_referee_reads_alice_castling_and_en_passant_from_sensor_events() ->
     assert replay(castle, "lift e1\nlift h1\nplace g1'\nplace f1'") == ["e1g1"]
     ep = "4k3/8/8/8/8/8/8/4K3/8/8/8/8/3pP3/8/8/8 b - e3' 0 1"
     assert replay(ep, "lift d4'\nlift e4'\nplace e3") == ["d4'e3'"]
+
+
+def test_a_capture_that_lifts_a_blocker_off_the_kings_board_is_illegal() -> None:
+    # The black bishop on c8 takes the white pawn on f5 and crosses to f5'. The pawn was shielding
+    # f8 from the white rook on f1; the bishop does not stay on f5 to shield it, so the capture
+    # would leave Black's king in check (the pin walk sees only own pieces: it once let it through).
+    pos = parse_fen(ALICE, "2b2knr/7p/1r6/5P2/pp2p3/8/PP2P3/5RNR/8/3Pq3/2p2p1b/6p1/5B2/6PP/3N1K2/8 b - - 0 21")
+    assert "c8f5" not in texts(pos)
+    assert "c8e6" in texts(pos)
+
+
+def test_legal_moves_equal_the_definition_on_random_games() -> None:
+    # The definition, move by move: a king's step is safe on its own board before it crosses, and
+    # after any move (with its transfer) no royal of the mover is attacked. The fast path (one walk
+    # along the lines into the king) must give exactly these moves.
+    import random
+
+    from engine.moves import CASTLE, Move
+
+    rules = ALICE.rules
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(60):
+        pos = start_position(ALICE)
+        for _ply in range(80):
+            side = pos.side
+            expected = {
+                m for m in rules.pseudo_moves(pos)
+                if (not ALICE.is_royal[m.piece] or m.tag == CASTLE
+                    or rules.is_safe_after(pos, Move(m.frm, m.to, m.piece, m.captured, m.promotion), side))
+                and rules.is_safe_after(pos, m, side)
+            }
+            legal = pos.legal_moves()
+            assert set(legal) == expected, pos.fen()
+            checked += 1
+            if not legal or pos.outcome():
+                break
+            pos.push(rng.choice(legal))
+    assert checked > 2000

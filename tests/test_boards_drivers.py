@@ -74,6 +74,17 @@ def test_dgt_connects_with_the_start_position_and_identity(dgt) -> None:
     assert link.ping() < 1.0
 
 
+def test_chessery_status_reads_a_maker_board(dgt) -> None:
+    """The status file's entry for a DGT board: its own firmware text, no boot id (these boards
+    say nothing of their boots); it used to stop the status thread."""
+    from controller.status import link_status
+
+    _board, link = dgt
+    entry = link_status(link)
+    assert (entry["state"], entry["firmware"], entry["boot_id"], entry["board_id"]) == ("connected", "3.1", None,
+                                                                                         f"{12345:08x}")
+
+
 def test_dgt_field_updates_become_events_in_scan_order(dgt) -> None:
     board, link = dgt
     drain(link)

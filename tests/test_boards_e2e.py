@@ -8,6 +8,7 @@ line does meanwhile (a cable pulled, garbage bytes, a damaged message, a silent 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import chess.pgn
 import pytest
@@ -15,7 +16,7 @@ import pytest
 import engine
 from controller.event_scripts import Style, script_for_moves
 from controller.store import GameStore
-from firmware_bridge.boards.emulators import EMULATORS, BoardEmulator
+from firmware_bridge.boards.emulators import EMULATORS
 from tests.test_e2e_service import TIMEOUT, Player, Run, read_game, replay_stream
 
 REPO = Path(__file__).resolve().parent.parent
@@ -34,19 +35,22 @@ def historical_game(index: int) -> list[str]:
 
 
 def play_through_service(tmp_path: Path, kind: str, moves: list[str], style: Style, ahead: int = 2,
-                         **options) -> tuple[BoardEmulator, Run, list[str]]:
-    """Play ``moves`` on an emulated board of ``kind`` into ``chessery run``; the hands stay at
-    most ``ahead`` plies in front of what the referee has printed. Returns the board, the
-    finished run, and the printed lines."""
-    lines_text = script_for_moves(CHESS, moves, style)
-    board = EMULATORS[kind]("chess", **options).start()
+                         board: Any = None, variant: engine.Variant = CHESS, args: tuple[str, ...] = (),
+                         **options) -> tuple[Any, Run, list[str]]:
+    """Play ``moves`` on an emulated board of ``kind`` (or on ``board``, started: a set of
+    boards whose first path is ``board.path``, the others given in ``args``) into ``chessery
+    run``; the hands stay at most ``ahead`` plies in front of what the referee has printed.
+    Returns the board, the finished run, and the printed lines."""
+    lines_text = script_for_moves(variant, moves, style)
+    if board is None:
+        board = EMULATORS[kind](variant.name, **options).start()
     db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
-    run = Run(board.path, db, frame, "--board", kind)
+    run = Run(board.path, db, frame, "--board", kind, *args)
     player: Player | None = None
     lines: list[str] = []
     try:
         assert run.next_line() == f"frame: {frame}"
-        player = Player(board, lines_text)  # type: ignore[arg-type]
+        player = Player(board, lines_text, variant)
         player.allow(ahead)
         while replay_stream(lines) != moves:
             lines.append(run.next_line())

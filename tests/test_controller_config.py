@@ -52,6 +52,7 @@ def test_defaults_without_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                              "got 99"),
     ('[gpio]\nenabled = "yes"', "config: gpio.enabled: expected true or false, got 'yes'"),
     ('[gpio]\nmenu = 17', "config: gpio.menu: pin 17 is already gpio.confirm"),
+    ('[gpio]\nclock = 22', "config: gpio.clock: pin 22 is already gpio.menu"),
     ('[gpio]\nencoder_a = 20', "config: gpio.encoder_b: a rotary encoder needs both encoder_a and encoder_b"),
     ('variant = "chess"\nprot = "/dev/ttyACM0"', "config: unknown key 'prot' (see docs/configuration.md)"),
     ('[timing]\nsetle_ms = 5', "config: unknown key 'timing.setle_ms' (see docs/configuration.md)"),

@@ -5,16 +5,21 @@ python-chess (same moves, tags and clock comments); USB stick discovery on a fak
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import chess
 import chess.pgn
 import pytest
 
+import engine
 from controller.cli import main
 from controller.clock import Clock, parse_time_control
+from controller.demo_games import DEMO_GAMES
 from controller.export import ExportError, export_to_usb, removable_mounts
 from controller.game_extras import GameExtras
+from controller.inference import Event
+from controller.session import Session
 from controller.store import GameStore
 
 DATA = Path(__file__).parent / "data" / "pgn" / "historical-games.pgn"
@@ -130,3 +135,50 @@ def test_export_all_to_the_stick_from_the_command(tmp_path: Path, event) -> None
     assert main(["export", "--db", str(db), "--all", "--usb", "--root", str(root)]) == 0
     files = list((root / "media" / "usb").glob("chessery-event-*.pgn"))
     assert len(files) == 1 and len(read_games(files[0].read_text(encoding="utf-8"))) == 60
+
+
+def play_on_identity_board(session: Session, moves: list[str]) -> None:
+    """Each move's pieces lifted then put down (an identity board names the piece), the session
+    ticked through its settle times: the moves as a board would give them."""
+    t = 0
+    for text in moves:
+        move = session.position.parse_move(text)
+        lifts = [(c, 0) for c, before, after in move.changes if before and before != after]
+        places = [(c, after) for c, before, after in move.changes if after and after != before]
+        for cell, piece in lifts + places:
+            t += 50
+            session.event(Event(cell, piece != 0, t, piece))
+        while session.deadline is not None:
+            t = max(t, session.deadline)
+            session.tick(t)
+        assert session.position.move_stack[-1] == move, session.status.message
+
+
+def test_a_three_sided_win_is_stored_and_exported_with_the_winners_name(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    variant = engine.find_variant("triscacia")
+    db = tmp_path / "games.sqlite3"
+    with GameStore(db) as store:
+        session = Session(variant, store, identity=True)
+        session.sync(list(engine.start_position(variant).board), 0)
+        play_on_identity_board(session, list(DEMO_GAMES["triscacia"]))
+        assert session.status.message.startswith("Game over: blue (checkmate)")
+        # A game stored before names were stored (``1-wins``) exports the same way.
+        old = store.new_game("triscacia", variant.start)
+        store.record(old, 0, list(DEMO_GAMES["triscacia"]))
+        store.finish(old, "1-wins", "checkmate")
+    with GameStore(db, readonly=True) as store:
+        assert (store.game(1).result, store.game(1).termination) == ("blue", "checkmate")
+    for game in ("1", "2"):
+        assert main(["export", "--db", str(db), "--game", game]) == 0
+        text = capsys.readouterr().out
+        tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]$', text, re.M))
+        assert (tags["Result"], tags["Winner"], tags["Termination"]) == ("*", "blue", "checkmate")
+        assert tags["Players"] == "blue green red"
+        assert text.rstrip().endswith(" *")  # the movetext's end marker is the Result tag
+
+
+def test_a_two_sided_result_has_no_winner_tag(capsys: pytest.CaptureFixture[str], event) -> None:
+    db, _, _ = event
+    assert main(["export", "--db", str(db), "--game", "1"]) == 0
+    assert "[Winner " not in capsys.readouterr().out

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+
+import pytest
 
 import engine
 from controller.event_scripts import Style, script_for_moves
@@ -116,102 +118,106 @@ def check_chain(values: list[int], done: list[int], start_ms: int, bonus: Callab
         assert abs(values[k] - want) <= tolerance, f"ply {k + 1}: clock {values[k]} ms, expected {want} ms"
 
 
-def test_increment_clock_follows_the_board(tmp_path: Path) -> None:
+class ClockGame:
+    """A :class:`TimedBoard` on its pty and ``chessery run --headless --time-control CONTROL``
+    runs on it, one at a time, writing one games file; :meth:`close` stops whatever still runs."""
+
+    def __init__(self, tmp_path: Path, tb: TimedBoard, control: str) -> None:
+        self.tb = tb
+        self.control = control
+        self.db, self.frame = tmp_path / "g.sqlite3", tmp_path / "f.png"
+        self.runs: list[ClockRun] = []
+        tb.board.start()
+
+    @property
+    def run(self) -> ClockRun:
+        return self.runs[-1]
+
+    def start(self) -> None:
+        self.runs.append(ClockRun(self.tb.board.path, self.db, self.frame, "--time-control", self.control))
+        assert self.run.next_line() == f"frame: {self.frame}"
+
+    def play(self, commands: list, moves: list[str]) -> None:
+        """The board plays ``commands``; the service prints ``moves``."""
+        self.tb.board.start_script(commands)
+        assert read_moves(self.run, len(moves)) == moves
+
+    def finish(self) -> None:
+        """The board has played its script, and the service stops cleanly."""
+        assert self.tb.board.done.wait(TIMEOUT)
+        assert self.run.stop() == 0
+
+    def close(self) -> None:
+        for run in self.runs:
+            if run.proc.poll() is None:
+                run.proc.kill()
+        self.tb.board.stop()
+
+
+@pytest.fixture
+def clock_game(tmp_path: Path) -> Iterator[Callable[[TimedBoard, str], ClockGame]]:
+    games: list[ClockGame] = []
+
+    def make(tb: TimedBoard, control: str) -> ClockGame:
+        games.append(ClockGame(tmp_path, tb, control))
+        games[-1].start()
+        return games[-1]
+
+    yield make
+    for game in games:
+        game.close()
+
+
+def test_increment_clock_follows_the_board(clock_game: Callable[[TimedBoard, str], ClockGame]) -> None:
     thinks = [300, 900, 200, 1400, 600, 250, 1100, 400]
-    tb = TimedBoard(MOVES, thinks)
-    tb.board.start()
-    db, frame = tmp_path / "g.sqlite3", tmp_path / "f.png"
-    run = ClockRun(tb.board.path, db, frame, "--time-control", "1+2")
-    try:
-        assert run.next_line() == f"frame: {frame}"
-        tb.board.start_script(tb.commands)
-        assert read_moves(run, len(MOVES)) == MOVES
-        assert tb.board.done.wait(TIMEOUT)
-        assert run.stop() == 0
-    finally:
-        if run.proc.poll() is None:
-            run.proc.kill()
-        tb.board.stop()
-    values = stored_clocks(db)
+    game = clock_game(TimedBoard(MOVES, thinks), "1+2")
+    game.play(game.tb.commands, MOVES)
+    game.finish()
+    values = stored_clocks(game.db)
     assert len(values) == len(MOVES)
-    check_chain(values, tb.completed(), 60_000, lambda used: 2_000)
+    check_chain(values, game.tb.completed(), 60_000, lambda used: 2_000)
     assert 60_000 - 2 * thinks[0] < values[0] <= 62_000  # white's first: from the game's start
 
 
-def test_us_delay_charges_only_time_beyond_the_delay(tmp_path: Path) -> None:
+def test_us_delay_charges_only_time_beyond_the_delay(clock_game: Callable[[TimedBoard, str], ClockGame]) -> None:
     thinks = [300, 1600, 200, 400, 2200, 250]
     moves = MOVES[:6]
-    tb = TimedBoard(moves, thinks)
-    tb.board.start()
-    db, frame = tmp_path / "g.sqlite3", tmp_path / "f.png"
-    run = ClockRun(tb.board.path, db, frame, "--time-control", "1d1")
-    try:
-        assert run.next_line() == f"frame: {frame}"
-        tb.board.start_script(tb.commands)
-        assert read_moves(run, len(moves)) == moves
-        assert tb.board.done.wait(TIMEOUT)
-        assert run.stop() == 0
-    finally:
-        if run.proc.poll() is None:
-            run.proc.kill()
-        tb.board.stop()
-    values = stored_clocks(db)
-    check_chain(values, tb.completed(), 60_000, lambda used: min(used, 1_000))
+    game = clock_game(TimedBoard(moves, thinks), "1d1")
+    game.play(game.tb.commands, moves)
+    game.finish()
+    values = stored_clocks(game.db)
+    check_chain(values, game.tb.completed(), 60_000, lambda used: min(used, 1_000))
     assert values[1] < 60_000 - 400 and values[2] == 60_000  # black went past the delay, white not
 
 
-def test_flag_fall_loses_the_game(tmp_path: Path) -> None:
+def test_flag_fall_loses_the_game(clock_game: Callable[[TimedBoard, str], ClockGame]) -> None:
     # 6 s each with 0 increment; black thinks 7 s over its second move
     thinks = [100, 200, 100, 7_000]
-    tb = TimedBoard(MOVES[:4], thinks)
-    tb.board.start()
-    db, frame = tmp_path / "g.sqlite3", tmp_path / "f.png"
-    run = ClockRun(tb.board.path, db, frame, "--time-control", "0.1")
-    try:
-        assert run.next_line() == f"frame: {frame}"
-        tb.board.start_script(tb.commands)
-        assert read_moves(run, 3) == MOVES[:3]
-        wait_for_err(run, "Game over: 1-0 (time forfeit)")
-        assert tb.board.done.wait(TIMEOUT)
-        assert run.stop() == 0
-    finally:
-        if run.proc.poll() is None:
-            run.proc.kill()
-        tb.board.stop()
-    with GameStore(db) as store:
+    game = clock_game(TimedBoard(MOVES[:4], thinks), "0.1")
+    game.play(game.tb.commands, MOVES[:3])
+    wait_for_err(game.run, "Game over: 1-0 (time forfeit)")
+    game.finish()
+    with GameStore(game.db) as store:
         record = latest_game(store)
     assert (record.result, record.termination) == ("1-0", "time_forfeit")
     assert record.moves == tuple(MOVES[:3])  # the move after the flag fell does not count
 
 
-def test_restart_resumes_the_clock(tmp_path: Path) -> None:
+def test_restart_resumes_the_clock(clock_game: Callable[[TimedBoard, str], ClockGame]) -> None:
     thinks = [300, 500, 400, 600, 350, 450, 500, 300]
     tb = TimedBoard(MOVES, thinks)
-    tb.board.start()
-    db, frame = tmp_path / "g.sqlite3", tmp_path / "f.png"
     # the first four plies, then the service stops; the players wait for it before going on
     first = tb.commands[:next(i for i, c in enumerate(tb.commands) if getattr(c, "line", 0)
                                and tb.ply_of_line.get(c.line) == 4)]
     rest = tb.commands[len(first):]
-    run = ClockRun(tb.board.path, db, frame, "--time-control", "1+1")
-    try:
-        assert run.next_line() == f"frame: {frame}"
-        tb.board.start_script(first)
-        assert read_moves(run, 4) == MOVES[:4]
-        assert tb.board.done.wait(TIMEOUT)
-        assert run.stop() == 0
-        before = stored_clocks(db)
-        run = ClockRun(tb.board.path, db, frame, "--time-control", "1+1")
-        assert run.next_line() == f"frame: {frame}"
-        tb.board.start_script(rest)
-        assert read_moves(run, 4) == MOVES[4:]
-        assert tb.board.done.wait(TIMEOUT)
-        assert run.stop() == 0
-    finally:
-        if run.proc.poll() is None:
-            run.proc.kill()
-        tb.board.stop()
-    values = stored_clocks(db)
+    game = clock_game(tb, "1+1")
+    game.play(first, MOVES[:4])
+    game.finish()
+    before = stored_clocks(game.db)
+    game.start()
+    game.play(rest, MOVES[4:])
+    game.finish()
+    values = stored_clocks(game.db)
     assert values[:4] == before
     done = tb.completed()
     # ply 5 (white, after the restart): no more than its time before plus the increment, and the

@@ -15,12 +15,15 @@ import sys
 import threading
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pygame
 
 import engine
 from controller.event_scripts import OPERA_GAME, Style, script_for_moves
 from controller.store import GameRecord, GameStore
+from firmware_bridge.board_set import BoardSet
+from firmware_bridge.pty_board import PtyBoard
 from firmware_bridge.script import parse_script
 from firmware_bridge.simboard import SimBoard
 
@@ -101,14 +104,14 @@ class Player:
     each ply) in its own thread, starting ply ``i`` only once ``allow(n)`` has been called with
     ``n > i``: the hands never get more than a given number of plies ahead of the referee."""
 
-    def __init__(self, board: SimBoard, lines: list[str]) -> None:
+    def __init__(self, board: PtyBoard[Any] | BoardSet, lines: list[str], variant: engine.Variant = CHESS) -> None:
         chunks: list[list[str]] = []
         for line in lines:
             if line.startswith("# ") or not chunks:
                 chunks.append([])
             chunks[-1].append(line)
         self.board = board
-        self.plies = [parse_script("\n".join(chunk), CHESS) for chunk in chunks]
+        self.plies = [parse_script("\n".join(chunk), variant) for chunk in chunks]
         self.finished = threading.Event()
         self.error: BaseException | None = None
         self._allowed = 0

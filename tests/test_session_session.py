@@ -222,3 +222,45 @@ def test_stored_move_that_is_not_legal_is_a_clear_error(tmp_path: Path) -> None:
         store.record(game, 0, ["e2e5"])
         with pytest.raises(ValueError, match="ply 1: no matching legal move for e2e5"):
             Session(CHESS, store)
+
+
+def test_a_new_game_on_the_board_after_a_restart_is_asked_about_and_no_keeps_the_game(tmp_path: Path) -> None:
+    clock = Clock()
+    session, store, path = started(tmp_path, clock)
+    assert move(session, clock, "e2", "e4") == ["e2e4"]
+    assert move(session, clock, "e7", "e5") == ["e7e5"]
+    store.close()
+    # Restarted with the board reset and d2d4 played meanwhile: the game cannot explain that.
+    board = list(START)
+    board[cell("d2")], board[cell("d4")] = 0, 1
+    store = GameStore(path)
+    session = Session(CHESS, store, now=clock())
+    assert session.sync(board, clock()).status.message == "White moving"  # the burst may go on
+    update = session.tick(clock(T.settle_ms + 5))
+    assert update.status.message == ("The board shows a new game (d2d4). Start it? (this game stays stored, "
+                                     "abandoned)")
+    update = session.answer("no", clock())
+    assert update.status.kind == "fix" and update.status.message.startswith("Board does not match the game")
+    assert {f.cell for f in update.status.fixes} >= {cell("d2"), cell("d4"), cell("e4"), cell("e5")}
+    assert session.status.prompt is None  # asked once for this board, not again at every look
+    session.tick(clock(T.guide_ms + 5))
+    assert session.status.prompt is None
+    kept = store.unfinished("chess")
+    assert kept is not None and kept.moves == ("e2e4", "e7e5") and len(store.game_ids()) == 1
+
+
+def test_a_board_back_in_setup_showing_five_moves_is_not_taken_for_a_new_game(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "g.db")
+    session = Session(CHESS, store)
+    board = list(START)
+    for frm, to in (("e2", "e4"), ("e7", "e5"), ("g1", "f3"), ("b8", "c6"), ("f1", "c4")):
+        board[cell(frm)], board[cell(to)] = 0, 1
+    update = session.sync(board, 10)
+    assert update.phase == "setup" and update.status.message.startswith("Set up the board")
+    assert store.game_ids() == []
+    for frm, to in (("g1", "f3"), ("b8", "c6"), ("f1", "c4")):  # two moves: that is a new game
+        board[cell(frm)], board[cell(to)] = 1, 0
+    assert session.sync(board, 20).phase == "play"
+    update = session.tick(20 + T.settle_ms + 5)
+    game = store.unfinished("chess")
+    assert update.accepted == ("e2e4", "e7e5") and game is not None and game.moves == ("e2e4", "e7e5")

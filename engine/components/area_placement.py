@@ -44,8 +44,9 @@ class AreaPlacement(Placement):
             raise VariantError(f"variant {self.v.name}: areas needs one rectangle per side, got {len(specs)}")
         #: Per side, the cells it may place on, in cell order (drops are generated in that order).
         self.areas: tuple[tuple[int, ...], ...] = tuple(tuple(sorted(rectangle_cells(rules, s))) for s in specs)
-        # A drop onto an empty cell is always the same move: built once, reused every time.
-        self._drops: dict[tuple[int, int], Move] = {}
+        # A drop onto an empty cell is always the same move: built once per code and cell of its
+        # area (the first time the code is dropped), reused every time.
+        self._drops: dict[int, dict[int, Move]] = {}
 
     def area(self, side: int) -> tuple[int, ...] | None:
         return self.areas[side]
@@ -61,12 +62,13 @@ class AreaPlacement(Placement):
         for kind in sorted(hand):
             if hand[kind]:
                 code = v.code(kind, pos.side)
-                for c in empty:
-                    move = self._drops.get((c, code))
-                    if move is None:
-                        move = self._drops[(c, code)] = build_move(board, -1, c, tag=DROP, place=((c, code),),
-                                                                   promotion=code)
-                    out.append(move)
+                drops = self._drops.get(code)
+                if drops is None:
+                    # built against an empty board: a drop is only offered onto an empty cell
+                    blank = [0] * len(board)
+                    drops = self._drops[code] = {c: build_move(blank, -1, c, tag=DROP, place=((c, code),),
+                                                               promotion=code) for c in self.areas[pos.side]}
+                out.extend([drops[c] for c in empty])
         return out
 
     def has_legal_move(self, pos: Position) -> bool | None:

@@ -51,9 +51,6 @@ class Mutation(Component):
             if new is not None:
                 self.becomes[code] = v.code(new, v.owner[code])
         self.limits = limits
-        #: Mutated plain moves by (from, to, mover, captured): a plain move's effects depend on
-        #: nothing else, and building them anew in every position costs more than generating.
-        self._built: dict[tuple[int, int, int, int], Move] = {}
 
     def transform(self, pos: Position, moves: list[Move]) -> list[Move]:
         becomes = self.becomes
@@ -75,13 +72,14 @@ class Mutation(Component):
             if cap is not None and counts.get(kind, 0) + 1 > cap:
                 continue  # a fifth knight, a third queen: not allowed
             if m.tag == PLAIN:
-                key = (m.frm, m.to, m.piece, m.captured)
-                built = self._built.get(key)
+                # A mutated plain move depends on the move alone: built once, kept on the move.
+                derived = m.derived
+                if derived is None:
+                    derived = m.derived = {}
+                built = derived.get(self)
                 if built is None:
-                    if len(self._built) > 100_000:
-                        self._built.clear()
-                    built = self._built[key] = build_move(board, m.frm, m.to, tag=PLAIN, relocate=m.relocations,
-                                                          become=((m.to, new),))
+                    built = derived[self] = build_move(board, m.frm, m.to, tag=PLAIN, relocate=m.relocations,
+                                                       become=((m.to, new),))
                 out.append(built)
                 continue
             victims = [c for c in m.victims if c != m.to]

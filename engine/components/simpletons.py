@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..moves import PLAIN
 from . import Component, register
 
 if TYPE_CHECKING:
@@ -57,11 +58,21 @@ class Simpletons(Component):
         board = pos.board
         by = (pos.side,)
         attacked = rules.attacked
-        # The enemy royals are found once; each move is played on the board, tested, and undone
-        # (``is_safe_after`` per move would rescan the board for them every time).
+        # The enemy royals are found once; a move is played on the board, tested, and undone
+        # only when one walk along the lines into them cannot settle it.
         royals = [(r, board[r]) for e in rules.enemies[pos.side] for r in rules.royal_cells(board, e)]
+        lines = self._lines(board, [r for r, _code in royals], pos.side) if rules.attacks_from_tables else None
         out = []
+        nothing: frozenset[int] = frozenset()
         for m in moves:
+            if lines is not None and m.tag == PLAIN:
+                first, open_codes = lines
+                if m.frm not in first:
+                    # It uncovers no line, so it checks only by what it puts down, and only
+                    # from a cell with a clear line into a royal.
+                    if (m.promotion or m.piece) in open_codes.get(m.to, nothing):
+                        out.append(m)
+                    continue
             changes = m.changes
             for cell, _b, after in changes:
                 board[cell] = after
@@ -72,3 +83,25 @@ class Simpletons(Component):
                 for cell, before, _a in changes:
                     board[cell] = before
         return out
+
+    def _lines(self, board: list[int], royals: list[int], side: int
+               ) -> tuple[set[int], dict[int, frozenset[int]]] | None:
+        """Along every line of ``side``'s attacks into the royals: the first piece (moving it
+        may uncover a check) and, up to it, the codes that would attack from each cell. None
+        when a royal is attacked already (then every move is played out)."""
+        first: set[int] = set()
+        open_codes: dict[int, frozenset[int]] = {}
+        get = open_codes.get
+        rays = self.v.attack_rays[side]
+        for r in royals:
+            for ray, sets in rays[r]:
+                for c, codes in zip(ray, sets):  # noqa: B905 (one set per cell of the ray)
+                    known = get(c)
+                    open_codes[c] = codes if known is None else known | codes
+                    p = board[c]
+                    if p:
+                        if p in codes:
+                            return None
+                        first.add(c)
+                        break
+        return first, open_codes

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..moves import DROP, PLAIN
 from . import Component, overrides, register
 
 if TYPE_CHECKING:
@@ -40,25 +41,27 @@ class ThreeSides(Component):
         return self._tables
 
     def _lines(self, board: list[int], royals: list[int], enemies: tuple[int, ...]
-               ) -> tuple[set[int], dict[int, list[frozenset[int]]]] | None:
+               ) -> tuple[set[int], dict[int, frozenset[int]]] | None:
         """Walk every attack line into the right-hand king(s): the first piece on each line
         (moving it away may open the line), and per cell up to that piece the codes that would
         attack from there. None when a king is attacked already."""
         first: set[int] = set()
-        open_cells: dict[int, list[frozenset[int]]] = {}
+        open_codes: dict[int, frozenset[int]] = {}
+        get = open_codes.get
         attack_rays = self.v.attack_rays
         for r in royals:
             for side in enemies:
                 for ray, sets in attack_rays[side][r]:
-                    for i, c in enumerate(ray):
-                        open_cells.setdefault(c, []).append(sets[i])
+                    for c, codes in zip(ray, sets):  # noqa: B905 (one set per cell of the ray)
+                        known = get(c)
+                        open_codes[c] = codes if known is None else known | codes
                         p = board[c]
                         if p:
-                            if p in sets[i]:
+                            if p in codes:
                                 return None
                             first.add(c)
                             break
-        return first, open_cells
+        return first, open_codes
 
     def has_legal_move(self, pos: Position) -> bool | None:
         # Asked after every move (is it mate?): test the generated moves a few at a time through
@@ -89,17 +92,24 @@ class ThreeSides(Component):
         lines = self._lines(board, royals, enemies) if self._tables_only() else None
         attacked = rules.attacked
         out = []
+        nothing: frozenset[int] = frozenset()
         for m in moves:
-            changes = m.changes
             if lines is not None:
-                first, open_cells = lines
+                first, open_codes = lines
+                tag = m.tag
                 # A move that empties no first piece on a line leaves every line as blocked as it
                 # was; it exposes the king only if a piece it puts down attacks from an open cell.
-                if not any(not after and cell in first for cell, _b, after in changes):
-                    if not any(after and any(after in codes for codes in open_cells.get(cell, ()))
-                               for cell, _b, after in changes):
+                # Plain moves and drops say so without walking their changes.
+                if tag in (PLAIN, DROP):
+                    if m.frm not in first:
+                        if (m.promotion or m.piece) not in open_codes.get(m.to, nothing):
+                            out.append(m)
+                        continue
+                elif not any(not after and cell in first for cell, _b, after in m.changes):
+                    if not any(after and after in open_codes.get(cell, nothing) for cell, _b, after in m.changes):
                         out.append(m)
                     continue
+            changes = m.changes
             for cell, _b, after in changes:
                 board[cell] = after
             try:

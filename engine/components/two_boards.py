@@ -50,10 +50,18 @@ class TwoBoardTransfer(Component):
                 dest = other[m.to]
                 if board[dest]:
                     continue
-                landed = m.promotion or m.piece
-                out.append(build_move(board, m.frm, m.to, relocate=((m.frm, dest),),
-                                      remove=(m.to,) if m.captured else (),
-                                      become=((dest, landed),) if landed != m.piece else (), promotion=m.promotion))
+                # With its landing cell empty, a move's transfer depends on the move alone.
+                derived = m.derived
+                if derived is None:
+                    derived = m.derived = {}
+                moved = derived.get(self)
+                if moved is None:
+                    landed = m.promotion or m.piece
+                    moved = derived[self] = build_move(board, m.frm, m.to, relocate=((m.frm, dest),),
+                                                       remove=(m.to,) if m.captured else (),
+                                                       become=((dest, landed),) if landed != m.piece else (),
+                                                       promotion=m.promotion)
+                out.append(moved)
             elif m.tag == CASTLE:
                 (king, k2), (rook, k1) = m.relocations
                 if board[other[k2]] or board[other[k1]]:
@@ -87,14 +95,30 @@ class TwoBoardTransfer(Component):
             board_of = v.geometry.board_of
             king_board = board_of[king]
         out = []
+        enemies = rules.enemies[side]
+        attacked = rules.attacked
+        other = self.other
         for m in moves:
             if is_royal[m.piece]:
+                if fast and m.tag == SPECIAL:
+                    # The lone king: its step must be safe on its own board (lifted from its
+                    # cell, so a slider behind it still sees through) and its landing cell on the
+                    # other board must not be attacked there. Nothing else on the other board
+                    # changes, and attacks never cross between boards.
+                    board[m.frm] = 0
+                    safe = not attacked(pos, m.to, enemies)
+                    board[m.frm] = m.piece
+                    if safe and not attacked(pos, other[m.to], enemies):
+                        out.append(m)
+                    continue
                 if m.tag != CASTLE and not rules.is_safe_after(pos, Move(m.frm, m.to, m.piece, m.captured,
                                                                          m.promotion), side):
                     continue
             elif fast and m.tag == SPECIAL:
                 if board_of[m.frm] == king_board:
-                    if answers is None and m.frm not in pinned:
+                    # A capture there also lifts its victim, which may have been blocking an
+                    # enemy line into the king (the capturer does not stay to block it).
+                    if answers is None and m.frm not in pinned and not m.captured:
                         out.append(m)
                         continue
                 elif answers is None or self.other[m.to] in answers:

@@ -14,7 +14,8 @@ board's word. Cells are in Chessery's 8x8 numbering (a1 = 0, b1 = 1, ... h8 = 63
 ``cell_offset``); both makers number the wire from a8, and a board turned round is recognised
 from the start position (see :meth:`BoardDriver._orient`).
 
-One reader thread owns the port: it opens it through ``serial.serial_for_url`` with the board's
+One reader thread owns the port (the reconnect loop is :class:`~firmware_bridge.port_link.PortLink`'s,
+shared with Link): it opens it through ``serial.serial_for_url`` with the board's
 line settings, greets the board, and reconnects with back-off after an I/O error or a silence
 longer than ``silence_timeout``; the first full report after a reconnect tells, as synthetic
 events, whatever the players did meanwhile.
@@ -22,20 +23,18 @@ events, whatever the players did meanwhile.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import queue
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar
 
 import serial
 
 from ..events import LIFT, PLACE, LinkState, LinkStatus, SensorEvent
 from ..link import LinkError
+from ..port_link import PortLink
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +67,7 @@ class BoardInfo:
 
     kind: str
     board_id: int = 0
+    boot_id: int | None = None  # these boards say nothing of their boots
     serial: str = ""
     firmware: str = ""
     cells: int = SQUARES
@@ -76,7 +76,7 @@ class BoardInfo:
     heartbeat_ms: int = 1000
 
 
-class BoardDriver:
+class BoardDriver(PortLink):
     """Base of the DGT and Millennium drivers. Subclasses set ``kind`` and ``serial_options`` and
     implement ``_new_reader``, ``_greet``, ``_handle``, ``_tick``, ``_ask_board``, ``_send_ping``
     and ``_send_leds``; they report what the board says through ``_board_read`` (a full board),
@@ -84,82 +84,32 @@ class BoardDriver:
 
     kind = "board"
     serial_options: ClassVar[dict[str, Any]] = {}
+    log = log
+    session_end = "closed"
 
     def __init__(self, url: str, *, cell_offset: int = 0, silence_timeout: float = 3.0,
                  retry_interval: float = 0.5, backoff: tuple[float, float] = (0.05, 2.0),
                  read_timeout: float = 0.01, on_state: Callable[[LinkStatus], None] | None = None,
                  states_in_events: bool = False, name: str | None = None) -> None:
-        self.url = url
-        self.name = name or url
-        self.cell_offset = cell_offset
+        super().__init__(url, cell_offset=cell_offset, retry_interval=retry_interval, backoff=backoff,
+                         read_timeout=read_timeout, on_state=on_state, states_in_events=states_in_events, name=name)
         self.silence_timeout = silence_timeout
-        self.retry_interval = retry_interval
-        self.backoff = backoff
-        self.read_timeout = read_timeout
-        self.on_state = on_state
-        self.states_in_events = states_in_events
-        self.events: queue.Queue[SensorEvent | LinkStatus] = queue.Queue()
-        self.states: queue.Queue[LinkStatus] = queue.Queue()
-        self.stopping = threading.Event()
-        self.counts: Counter[str] = Counter()
+        #: What the board said about itself (these boards send no Chessery HELLO).
         self.hello: BoardInfo | None = None
         #: None until decided; True when the board stands turned round (a8 wired where h1 is).
         self.flipped: bool | None = None
-        self._lock = threading.RLock()
-        self._changed = threading.Condition(self._lock)
-        self._write_lock = threading.Lock()
-        self._serial: serial.SerialBase | None = None
-        self._state = LinkState.IDLE
         self._model: list[str | None] | None = None
         self._reader = self._new_reader()
         self._reads = 0  # full board reports handled
         self._replies = 0  # answers to ping
-        self._session_synced = False
         self._session_answered = False
-        self._in_outage = False
-        self._outage_since = 0.0
-        self._thread: threading.Thread | None = None
         self._leds: dict[int, str] = {}  # cell (this board) -> pattern
         #: Host time of the board's latest report of any square change (for latency numbers).
         self.last_report = 0.0
-        # What `chessery status` reads from any link (the seam: the same attributes as Link's).
-        #: time.time() of the latest state change.
-        self.state_since = time.time()
-        #: A standing reason the board cannot be used ("" when none).
-        self.problem = ""
-        #: These boards send no Chessery HELLO.
-        self.hello = None
-        #: time.time() of the latest full board report.
-        self.last_snapshot_at: float | None = None
 
-    # -- life cycle ---------------------------------------------------------------------------------
-    def start(self) -> Self:
-        self._thread = threading.Thread(target=self._run, name=f"{self.kind} {self.name}", daemon=True)
-        self._thread.start()
-        return self
-
-    def close(self, timeout: float = 2.0) -> None:
-        self.stopping.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout)
-        self._set_state(LinkState.CLOSED, "closed")
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    # start, close, state, wait_connected: PortLink's.
 
     # -- what the controller reads -------------------------------------------------------------------
-    @property
-    def state(self) -> LinkState:
-        return self._state
-
-    def wait_connected(self, timeout: float | None = None) -> bool:
-        with self._changed:
-            self._changed.wait_for(lambda: self._state in (LinkState.CONNECTED, LinkState.CLOSED), timeout)
-            return self._state is LinkState.CONNECTED
-
     @property
     def cells(self) -> int:
         return SQUARES if self._model is not None else 0
@@ -334,37 +284,8 @@ class BoardDriver:
                                     host_time=now, synthetic=synthetic, seq=None))
 
     # -- the reader thread ------------------------------------------------------------------------------
-    def _run(self) -> None:
-        delay = self.backoff[0]
-        while not self.stopping.is_set():
-            try:
-                port = self._open()
-            except ValueError as exc:
-                log.error("%s: cannot use %s: %s", self.name, self.url, exc)
-                self._set_state(LinkState.CLOSED, f"bad port URL: {exc}")
-                return
-            except (serial.SerialException, OSError) as exc:
-                self._outage(f"cannot open {self.url}: {exc}")
-                if self.stopping.wait(delay):
-                    break
-                delay = min(delay * 2, self.backoff[1])
-                continue
-            try:
-                reason = self._session(port)
-            except (serial.SerialException, OSError) as exc:
-                reason = f"lost {self.url}: {exc}"
-            finally:
-                with self._write_lock:
-                    self._serial = None
-                with contextlib.suppress(serial.SerialException, OSError):
-                    port.close()
-            if self.stopping.is_set():
-                break
-            delay = self.backoff[0] if self._session_synced else min(delay * 2, self.backoff[1])
-            self._outage(reason or "closed")
-            if self.stopping.wait(delay):
-                break
-        self._set_state(LinkState.CLOSED, "closed")
+    def _thread_name(self) -> str:
+        return f"{self.kind} {self.name}"
 
     def _open(self) -> serial.SerialBase:
         try:
@@ -380,13 +301,6 @@ class BoardDriver:
                                              **self.serial_options)
             except _TERMIOS_ERRORS as again:
                 raise serial.SerialException(f"cannot set the line up: {again}") from None
-
-    def _outage(self, reason: str) -> None:
-        if not self._in_outage:
-            log.warning("%s: %s; reconnecting with back-off (further failures are not logged)", self.name, reason)
-            self._in_outage = True
-            self._outage_since = time.monotonic()
-        self._set_state(LinkState.DISCONNECTED, reason)
 
     def _session(self, port: serial.SerialBase) -> str | None:
         self.counts["sessions"] += 1
@@ -432,18 +346,6 @@ class BoardDriver:
             self._push_leds()  # a board that was away lost its lights
 
     # -- writing ------------------------------------------------------------------------------------
-    def _write(self, data: bytes) -> bool:
-        with self._write_lock:
-            port = self._serial
-            if port is None:
-                return False
-            try:
-                port.write(data)
-                return True
-            except (serial.SerialException, OSError) as exc:
-                log.debug("%s: write failed: %s", self.name, exc)
-                return False
-
     def _set_state(self, state: LinkState, reason: str) -> None:
         with self._changed:
             previous = self._state

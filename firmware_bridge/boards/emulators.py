@@ -29,13 +29,13 @@ import random
 import threading
 import time
 from collections.abc import Sequence
-from typing import ClassVar, Self
+from typing import ClassVar
 
 import engine
 
 from ..faults import Faults, parse_faults
+from ..pty_board import PtyBoard
 from ..script import Command, Lift, Place, ScriptError, Sleep, parse_script
-from ..virtual_port import PtyPort
 
 log = logging.getLogger(__name__)
 
@@ -49,18 +49,21 @@ def _wire_of(cell: int) -> int:
     return 8 * (7 - rank) + file
 
 
-class BoardEmulator:
+class BoardEmulator(PtyBoard[float]):
     protocol = ""
     default_scan_ms = 0.0
     bits_per_byte_ms = 0.0  # line time of one byte: start bit, data, parity, stop bit at the baud rate
 
     def __init__(self, variant: str = "chess", *, faults: Faults | str | None = None, seed: int = 0,
                  link_path: str | None = None, scan_ms: float | None = None, turned: bool = False,
-                 empty: bool = False) -> None:
-        """``turned``: the board stands turned round (its a8 corner where h1 belongs)."""
+                 empty: bool = False, cells: Sequence[int] | None = None) -> None:
+        """``turned``: the board stands turned round (its a8 corner where h1 belongs). ``cells``:
+        the 64 cells of the variant this board holds, a1 to h8 rank by rank (one board of a set
+        on several ports, ``firmware_bridge.board_set``); scripts then name squares 0-63."""
         self.variant = engine.find_variant(variant)
-        if self.variant.geometry.size != 64:
-            raise ValueError(f"{self.variant.name} has {self.variant.geometry.size} cells; "
+        held = list(range(self.variant.geometry.size)) if cells is None else list(cells)
+        if len(held) != 64:
+            raise ValueError(f"{self.variant.name} has {len(held)} cells; "
                              f"a {self.protocol} board has 64 squares")
         self.faults = parse_faults(faults) if isinstance(faults, str) or faults is None else faults
         self.rng = random.Random(seed)
@@ -70,14 +73,12 @@ class BoardEmulator:
         self.physical: list[str | None] = [None] * 64
         if not empty:
             start = engine.start_position(self.variant)
-            for cell, code in enumerate(start.board):
+            for square, cell in enumerate(held):
+                code = start.board[cell]
                 if code:
-                    self.physical[self._square(cell)] = self.variant.symbol(code)
+                    self.physical[self._square(square)] = self.variant.symbol(code)
         self.seen = list(self.physical)  # the board as last scanned
-        self.port = PtyPort(link_path)
-        self.stopping = threading.Event()
-        self.done = threading.Event()
-        self.error: Exception | None = None
+        super().__init__(link_path)
         self.host_ready = threading.Event()
         self.sent: list[bytes] = []  # every message sent, for tests
         #: time.monotonic() of each message that told the host of a change on the board (benchmarks)
@@ -88,8 +89,6 @@ class BoardEmulator:
         self._line_free = 0.0
         self._reporting_change = False
         self.boots = 0
-        self._lock = threading.RLock()
-        self._thread: threading.Thread | None = None
         self._t0 = time.monotonic()
         self._script: list[Command] | None = None
         self._cursor = 0
@@ -98,7 +97,6 @@ class BoardEmulator:
         self._wait_host = True
         self._hand: list[str | None] = []
         self._paused_until = 0.0
-        self._replug_at: float | None = None
         self._corrupt_next = False
         self._fired: set[tuple[str, int]] = set()
 
@@ -106,31 +104,7 @@ class BoardEmulator:
         square = _wire_of(cell)
         return 63 - square if self.turned else square
 
-    # -- life cycle ---------------------------------------------------------------------------------
-    @property
-    def path(self) -> str:
-        return self.port.link_path
-
-    def start(self) -> Self:
-        with self._lock:
-            self.port.plug()
-            self._boot(self._now())
-        self._thread = threading.Thread(target=self._run, name=f"{self.protocol} emulator", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self, timeout: float = 2.0) -> None:
-        self.stopping.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-        self.port.close()
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
+    # -- life cycle: path, start, stop, play (PtyBoard's) ----------------------------------------------
     # -- the script -----------------------------------------------------------------------------------
     def start_script(self, script: str | Sequence[Command], wait_for_host: bool = True) -> None:
         commands = parse_script(script, self.variant) if isinstance(script, str) else list(script)
@@ -141,13 +115,6 @@ class BoardEmulator:
             self._wait_host = wait_for_host
             self._wake_at = 0.0
             self.done.clear()
-
-    def play(self, script: str | Sequence[Command], timeout: float | None = None, wait_for_host: bool = True) -> None:
-        self.start_script(script, wait_for_host)
-        if not self.done.wait(timeout):
-            raise TimeoutError(f"script not finished within {timeout} s")
-        if self.error is not None:
-            raise self.error
 
     def check_script(self, commands: Sequence[Command], source: str = "script") -> None:
         """Every lift from an occupied square, every place onto an empty one with a piece to put."""
@@ -180,27 +147,17 @@ class BoardEmulator:
     def _now(self) -> float:
         return (time.monotonic() - self._t0) * 1000
 
-    def _run(self) -> None:
-        try:
-            while not self.stopping.is_set():
-                with self._lock:
-                    now = self._now()
-                    if self._replug_at is not None and now >= self._replug_at:
-                        self._replug_at = None
-                        self.port.plug()
-                        self._boot(now)
-                    self._play(now)
-                    self._flush(now)
-                    if self.port.plugged and now >= self._paused_until:
-                        data = self.port.read()
-                        if data:
-                            self._from_host(data, now)
-                        self._scan(now)
-                self.stopping.wait(TICK_S)
-        except Exception as exc:
-            log.exception("%s emulator crashed", self.protocol)
-            self.error = exc
-            self.done.set()
+    def _thread_name(self) -> str:
+        return f"{self.protocol} emulator"
+
+    def _tick(self, now: float) -> None:
+        self._play(now)
+        self._flush(now)
+        if self.port.plugged and now >= self._paused_until:
+            data = self.port.read()
+            if data:
+                self._from_host(data, now)
+            self._scan(now)
 
     def _play(self, now: float) -> None:
         if self._script is None or self.done.is_set():

@@ -1,0 +1,164 @@
+"""What every host link to one board on one serial port shares, whatever the board speaks: one
+reader thread owns the port, opens it by URL, runs one session per connection and reconnects
+with back-off after an I/O error or a silence, logging an outage once; the life cycle and the
+waiting the controller does. :class:`~firmware_bridge.link.Link` (our protocol) and
+:class:`~firmware_bridge.boards.driver.BoardDriver` (DGT, Millennium) are its two kinds.
+
+A subclass implements ``_session(port)`` (greet, then read until the port fails, which raises,
+the board goes silent, which returns the reason, or the link is closed, which returns None) and
+``_set_state``; it may open the port its own way (``_open``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import queue
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import ClassVar, Self
+
+import serial
+
+from .events import LinkState, LinkStatus, SensorEvent
+
+
+class PortLink:
+    #: Where the reader thread's messages go (each kind logs under its own module's name).
+    log: ClassVar[logging.Logger] = logging.getLogger(__name__)
+    #: The outage reason when a session ends without one.
+    session_end = "the session ended"
+
+    def __init__(self, url: str, *, cell_offset: int, retry_interval: float, backoff: tuple[float, float],
+                 read_timeout: float, on_state: Callable[[LinkStatus], None] | None, states_in_events: bool,
+                 name: str | None) -> None:
+        self.url = url
+        self.name = name or url
+        self.cell_offset = cell_offset
+        self.retry_interval = retry_interval
+        self.backoff = backoff
+        self.read_timeout = read_timeout
+        self.on_state = on_state
+        self.states_in_events = states_in_events
+        #: Why the link cannot reach the board, when it can tell ("" when none).
+        self.problem = ""
+        #: Unix time of the latest state change, and of the latest full report of the board
+        #: (None: none yet).
+        self.state_since = time.time()
+        self.last_snapshot_at: float | None = None
+        #: SensorEvent values for the controller, in order (and LinkStatus values with
+        #: ``states_in_events``).
+        self.events: queue.Queue[SensorEvent | LinkStatus] = queue.Queue()
+        #: LinkStatus values, one per state change.
+        self.states: queue.Queue[LinkStatus] = queue.Queue()
+        self.stopping = threading.Event()
+        self.counts: Counter[str] = Counter()
+        self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self._write_lock = threading.Lock()
+        self._serial: serial.SerialBase | None = None
+        self._state = LinkState.IDLE
+        self._session_synced = False
+        self._in_outage = False
+        self._outage_since = 0.0
+        self._thread: threading.Thread | None = None
+
+    # -- life cycle -------------------------------------------------------------------------------
+    def start(self) -> Self:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name=self._thread_name(), daemon=True)
+            self._thread.start()
+        return self
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Stop the reader thread and close the port."""
+        self.stopping.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+        self._set_state(LinkState.CLOSED, "closed")
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- what the controller reads ------------------------------------------------------------------
+    @property
+    def state(self) -> LinkState:
+        return self._state
+
+    def wait_connected(self, timeout: float | None = None) -> bool:
+        """True once the link is in sync with a board (False on timeout or when closed)."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._state in (LinkState.CONNECTED, LinkState.CLOSED), timeout)
+            return self._state is LinkState.CONNECTED
+
+    # -- the reader thread ------------------------------------------------------------------------------
+    def _run(self) -> None:
+        delay = self.backoff[0]
+        while not self.stopping.is_set():
+            try:
+                port = self._open()
+            except ValueError as exc:  # a URL that can never be opened: no point retrying
+                self.log.error("%s: cannot use %s: %s", self.name, self.url, exc)
+                self._set_state(LinkState.CLOSED, f"bad port URL: {exc}")
+                return
+            except (serial.SerialException, OSError) as exc:
+                self._outage(f"cannot open {self.url}: {exc}")
+                if self.stopping.wait(delay):
+                    break
+                delay = min(delay * 2, self.backoff[1])
+                continue
+            try:
+                reason = self._session(port)
+            except (serial.SerialException, OSError) as exc:
+                reason = f"lost {self.url}: {exc}"
+            finally:
+                with self._write_lock:
+                    self._serial = None
+                with contextlib.suppress(serial.SerialException, OSError):
+                    port.close()
+            if self.stopping.is_set():
+                break
+            delay = self.backoff[0] if self._session_synced else min(delay * 2, self.backoff[1])
+            self._outage(reason or self.session_end)
+            if self.stopping.wait(delay):
+                break
+        self._set_state(LinkState.CLOSED, "closed")
+
+    def _thread_name(self) -> str:
+        return f"link {self.name}"
+
+    def _open(self) -> serial.SerialBase:
+        return serial.serial_for_url(self.url, timeout=self.read_timeout, write_timeout=1.0)
+
+    def _outage(self, reason: str) -> None:
+        if not self._in_outage:
+            self.log.warning("%s: %s; reconnecting with back-off (further failures are not logged)", self.name, reason)
+            self._in_outage = True
+            self._outage_since = time.monotonic()
+        else:
+            self.log.debug("%s: %s", self.name, reason)
+        self._set_state(LinkState.DISCONNECTED, reason)
+
+    def _session(self, port: serial.SerialBase) -> str | None:
+        raise NotImplementedError
+
+    def _set_state(self, state: LinkState, reason: str) -> None:
+        raise NotImplementedError
+
+    # -- writing ------------------------------------------------------------------------------------------
+    def _write(self, data: bytes) -> bool:
+        with self._write_lock:
+            port = self._serial
+            if port is None:
+                return False
+            try:
+                port.write(data)
+                return True
+            except (serial.SerialException, OSError) as exc:
+                self.log.debug("%s: write failed: %s", self.name, exc)  # the reader thread notices and reconnects
+                return False
