@@ -667,10 +667,11 @@ class Referee:
         cells = tuple(sorted(set(self._diff) | {c for s in shapes for c in s.cells}))
         if len(shapes) > 1 and self.identity:
             shapes = self._same_result(shapes)
-        if len(shapes) == 1 and not rest and (_takes_only(shapes[0].move) or _in_place_only(shapes[0].move)):
-            # Pieces lifted and nothing put down: a move under way as much as a removal. (A man
-            # lifted and put back, the move that changes it where it stands, is asked about too:
-            # players straighten men that way.)
+        if len(shapes) == 1 and not rest and (_takes_only(shapes[0].move)
+                                              or _put_back(shapes[0].move, self._look)):
+            # Pieces lifted and nothing put down: a move under way as much as a removal. (The
+            # same man lifted and put back for a move that changes its kind where it stands is
+            # asked about too: players straighten men that way.)
             self._pending = _Pending("removal", sig, tuple(shapes), shapes[0].cells,
                                      deadline=self._last_t + t.prefix_ms)
             self._status = Status("moving", f"{to_move} moving", cells=cells)
@@ -872,7 +873,7 @@ class Referee:
     def _removal_prompt(self, move: Move) -> Prompt:
         v = self.variant
         text = self.position.move_text(move)
-        if _in_place_only(move):
+        if _put_back(move, self._look):
             what = " and ".join(f"the {v.kinds[v.kind_of(b)].name} on {v.geometry.names[c]} "
                                 f"{_article(v.kinds[v.kind_of(a)].name)}" for c, b, a in move.changes)
             return Prompt("confirm", f"Make {what} ({text})?", (
@@ -990,10 +991,12 @@ class Referee:
         return head + ": " + ", ".join(wanted_text(v, f.cell, f.want) for f in self._fixes(wrong))
 
 
-def _in_place_only(move: Move) -> bool:
-    """The move changes men where they stand and nothing else (a choice before the game): on
-    the sensors it is a lift and a put-back."""
-    return bool(move.changes) and not move.relocations and all(b and a for _c, b, a in move.changes)
+def _put_back(move: Move, look: tuple[int, ...] | None) -> bool:
+    """The move changes men where they stand into kinds that are the same physical man (an
+    Illusionary Piece Chess choice: ``signatures.looks``), and nothing else: on the board it is
+    a lift and a put-back of the same man. (Triscacia's pawn turned queen is a man replaced.)"""
+    return (look is not None and bool(move.changes) and not move.relocations
+            and all(b and a and look[b] == look[a] for _c, b, a in move.changes))
 
 
 def _article(name: str) -> str:
