@@ -89,6 +89,13 @@ SQCHESS_EXTENDED = ("b2b4 f9d8 c2c3 h9h7 i2i3 g10a4 d1a4 a9a8 b1d3 g9g8 f2d1 h10
 TWEEDLE = ("e2e4 i9i8 j2j4 e9e8 f2f3 i10j8 e1i5 f9f8 i5f8 e10e9 f8f10 g10f10 f3f4 e9j4 j1j4 j8i10 h2h3 "
            "h10j8 j4j8 i10j8 f1b5 j8i10 b5b9 d10e10 b9c10")
 
+#: Illusionary Piece Chess (seed 26): the four choices (Black's d7 pawn, White's d2 pawn and queen,
+#: Black's f8 bishop), the illusionary pawn's diagonal double step (d2b4) and capture, the amazon
+#: taking on d7 next to the black king without giving check and eating the cardinal and g7; then
+#: a black rook takes on c1 and mates: the queen on d8 guards d2 down the file the amazon left.
+ILLUSIONARY = ("d7d7~p d2d2~p d1d1~q f8f8~b d2b4 a7a5 b4a5 a8a5 d1d7 b8a6 a2a3 a5c5 d7f8 c5c2 f8g7 "
+               "c2c1")
+
 #: Alice Chess (seed 31): knights, a rook and the black queen cross between the boards, with
 #: captures on both (Nxd5' and Nxg5' on board B, Qxa7' taking the rook that crossed, Nxf7 on
 #: board A), and the black queen's step from f2' across to g3 mates White in 18 plies. On two
@@ -131,4 +138,5 @@ DEMO_GAMES: dict[str, tuple[str, ...]] = {name: tuple(text.split()) for name, te
                                            ("triscacia", TRISCACIA), ("triscacia-10x10", TRISCACIA_10X10),
                                            ("sqchess", SQCHESS), ("sqchess-extended", SQCHESS_EXTENDED),
                                            ("tweedle", TWEEDLE), ("alice", ALICE), ("meddlers", MEDDLERS),
-                                           ("meddlers-pawns", MEDDLERS_PAWNS), ("royal-fury", ROYAL_FURY))}
+                                           ("meddlers-pawns", MEDDLERS_PAWNS), ("royal-fury", ROYAL_FURY),
+                                           ("illusionary", ILLUSIONARY))}

@@ -25,6 +25,7 @@ from firmware_bridge.script import parse_line
 
 from .inference import Timing
 from .replay import Replayer
+from .signatures import looks
 
 #: A game with castling on the long side and captures: Morphy v Duke of Brunswick and Count
 #: Isouard, Paris 1858 (the "Opera game"), in the engine's move notation.
@@ -147,8 +148,16 @@ def hand_steps(pos: Position, move: Move, style: Style, nth: int = 0) -> list[st
     lines: list[str] = []
     in_hand: set[int] = set()
 
+    look = looks(v)
+
+    def named(code: int) -> str:
+        # the piece the hand puts down is a physical one (an illusionary pawn is a pawn)
+        if not style.identity or not code:
+            return ""
+        return f" {v.symbol(look[code] if look is not None else code)}"
+
     def symbol(cell: int) -> str:
-        return f" {v.symbol(after[cell])}" if style.identity and after.get(cell) else ""
+        return named(after.get(cell, 0))
 
     def lift(cell: int) -> None:
         if cell in in_hand or not board[cell]:
@@ -181,6 +190,7 @@ def hand_steps(pos: Position, move: Move, style: Style, nth: int = 0) -> list[st
     # Place a piece only where the cell is free; a piece standing on a destination that itself
     # moves is lifted first (pushes, swaps).
     for s, d in relocs:
+        moving = board[s]
         lift(s)
         if board[d]:
             lift(d)
@@ -188,7 +198,8 @@ def hand_steps(pos: Position, move: Move, style: Style, nth: int = 0) -> list[st
             lines.append(f"sleep {style.hand_ms}")
         if style.slide:
             for mid in _line_cells(v, board, s, d):
-                lines.append(f"place {names[mid]}")
+                # (named on an identity board: the hand may hold the victim too)
+                lines.append(f"place {names[mid]}{named(moving)}")
                 lines.append(f"sleep {style.slide_rest_ms}")
                 lines.append(f"lift {names[mid]}")
         code = after[d]

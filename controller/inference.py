@@ -47,7 +47,7 @@ from itertools import combinations
 from engine import Move, Position
 
 from .messages import piece_name, side_name, wanted_text
-from .signatures import EMPTY_SIG, MoveIndex, Shape, Sig, explain, seen
+from .signatures import EMPTY_SIG, MoveIndex, Shape, Sig, explain, looks, seen
 from .swaps import swap_text, swaps, unswapped
 
 #: The reading of an identity board's cell holding a piece it could not identify.
@@ -117,7 +117,7 @@ class Option:
 
 @dataclass(frozen=True)
 class Prompt:
-    kind: str  # promotion | which_piece | which_move | takeback | removal
+    kind: str  # promotion | which_piece | which_move | takeback | removal | confirm
     question: str
     options: tuple[Option, ...]
 
@@ -196,7 +196,9 @@ class Referee:
         self.timing = timing or Timing()
         self._playing = playing
         board = position.board
-        self._expected = [seen(c, identity) for c in board]
+        #: What an identity board reads for each piece code (None: the code itself).
+        self._look = looks(self.variant)
+        self._expected = [seen(c, identity, self._look) for c in board]
         self._observed = list(observed) if observed is not None else list(self._expected)
         if len(self._observed) != len(board):
             raise ValueError(f"observed board has {len(self._observed)} cells, the game {len(board)}")
@@ -359,6 +361,8 @@ class Referee:
         self._close_prompt()
         if prompt.kind == "takeback" and not opt.undo:
             self._dismissed = sig  # keep the game: the board must go back to it
+        elif prompt.kind == "confirm" and not opt.moves:
+            self._touched.clear()  # the man was only straightened
         elif not opt.moves and not opt.undo:
             self._declined = sig  # still moving: wait for the board to change
         for _ in range(opt.undo):
@@ -578,7 +582,9 @@ class Referee:
         try:
             board = pos.board
             cells = set(self._diff) | shape.cells
-            sig = frozenset((c, self._observed[c]) for c in cells if self._observed[c] != seen(board[c], self.identity))
+            look = self._look
+            sig = frozenset((c, self._observed[c]) for c in cells
+                            if self._observed[c] != seen(board[c], self.identity, look))
             if not sig:
                 return False
             index = self._reply_index_for(shape)
@@ -720,8 +726,11 @@ class Referee:
         cells = tuple(sorted(set(self._diff) | {c for s in shapes for c in s.cells}))
         if len(shapes) > 1 and self.identity:
             shapes = self._same_result(shapes)
-        if len(shapes) == 1 and not rest and _takes_only(shapes[0].move):
-            # Pieces lifted and nothing put down: a move under way as much as a removal.
+        if len(shapes) == 1 and not rest and (_takes_only(shapes[0].move)
+                                              or _put_back(shapes[0].move, self._look)):
+            # Pieces lifted and nothing put down: a move under way as much as a removal. (The
+            # same man lifted and put back for a move that changes its kind where it stands is
+            # asked about too: players straighten men that way.)
             self._pending = _Pending("removal", sig, tuple(shapes), shapes[0].cells,
                                      deadline=self._last_t + t.prefix_ms)
             self._status = Status("moving", f"{to_move} moving", cells=cells)
@@ -940,6 +949,12 @@ class Referee:
     def _removal_prompt(self, move: Move) -> Prompt:
         v = self.variant
         text = self.position.move_text(move)
+        if _put_back(move, self._look):
+            what = " and ".join(f"the {v.kinds[v.kind_of(b)].name} on {v.geometry.names[c]} "
+                                f"{_article(v.kinds[v.kind_of(a)].name)}" for c, b, a in move.changes)
+            return Prompt("confirm", f"Make {what} ({text})?", (
+                Option("yes", f"Yes: {text}", (move,), 0, (text,)),
+                Option("no", "No: it stays as it was")))
         what = " and ".join(f"the {piece_name(v, b)} on {v.geometry.names[c]}" for c, b, _a in move.changes)
         return Prompt("removal", f"Take {what} off for good ({text})?", (
             Option("yes", f"Yes: {text}", (move,), 0, (text,)),
@@ -986,7 +1001,7 @@ class Referee:
     def _after_change(self, changes) -> None:
         board = self.position.board
         for c, _b, _a in changes:
-            self._expected[c] = seen(board[c], self.identity)
+            self._expected[c] = seen(board[c], self.identity, self._look)
             self._set(c, self._observed[c])
         self._retire(self._index_cache)
         self._index_cache = None
@@ -1024,7 +1039,7 @@ class Referee:
                 continue
             ok = True
             for c, code in codes.items():
-                s = seen(code, self.identity)
+                s = seen(code, self.identity, self._look)
                 if self._observed[c] != s:
                     ok = False
                     break
@@ -1050,6 +1065,18 @@ class Referee:
     def _fix_message(self, head: str, wrong: bool = False) -> str:
         v = self.variant
         return head + ": " + ", ".join(wanted_text(v, f.cell, f.want) for f in self._fixes(wrong))
+
+
+def _put_back(move: Move, look: tuple[int, ...] | None) -> bool:
+    """The move changes men where they stand into kinds that are the same physical man (an
+    Illusionary Piece Chess choice: ``signatures.looks``), and nothing else: on the board it is
+    a lift and a put-back of the same man. (Triscacia's pawn turned queen is a man replaced.)"""
+    return (look is not None and bool(move.changes) and not move.relocations
+            and all(b and a and look[b] == look[a] for _c, b, a in move.changes))
+
+
+def _article(name: str) -> str:
+    return f"an {name}" if name[:1] in "aeiou" else f"a {name}"
 
 
 def _takes_only(move: Move) -> bool:

@@ -52,14 +52,17 @@ def export_pgn(game: GameRecord, *, event: str = "Chessery game", site: str = "?
     rule set)."""
     variant = engine.find_variant(game.variant)
     pos = engine.parse_fen(variant, game.start_fen)
-    first_side, first_number = pos.side, pos.fullmove
     texts: list[str] = []
+    # Who moved at which move number, as the position says (not by counting plies): a turn
+    # order may repeat a side (Illusionary Piece Chess's choices: White chooses twice).
+    turns: list[tuple[int, int]] = []
     for ply, text in enumerate(game.moves, 1):
         try:
             move = pos.parse_move(text)
         except ValueError as exc:
             raise ValueError(f"game {game.id}, ply {ply}: {exc}") from None
         texts.append(san(pos, move))
+        turns.append((pos.side, pos.fullmove))
         pos.push(move)
     values = {"Event": event, "Site": site, "Date": game.started[:10].replace("-", "."), "Round": round,
               "White": white, "Black": black, "Result": game.result}
@@ -84,20 +87,20 @@ def export_pgn(game: GameRecord, *, event: str = "Chessery game", site: str = "?
     out += sorted(values.items())
     head = "".join(f'[{name} "{_escape(value)}"]\n' for name, value in out)
     tokens: list[str] = []
-    side, number = first_side, first_number
     from .clock import pgn_clock
 
     for n, text in enumerate(texts):
+        side, number = turns[n]
         if side == 0:
             tokens.append(f"{number}.")
-        elif n == 0 or (n > 0 and n < len(clocks) and clocks[n - 1] is not None):
-            tokens.append(f"{number}...")  # after a comment a reader needs the number again
+        elif (n == 0 or (n < len(clocks) and clocks[n - 1] is not None)
+              or turns[n - 1][0] != (side - 1) % variant.nsides):
+            # after a comment, or when the turn order was not the plain rotation (a side
+            # moving twice), a reader needs the number again
+            tokens.append(f"{number}...")
         tokens.append(text)
         if n < len(clocks) and clocks[n] is not None:
             tokens.append("{[%clk " + pgn_clock(int(clocks[n])) + "]}")  # type: ignore[arg-type]
-        side = (side + 1) % variant.nsides
-        if side == 0:
-            number += 1
     tokens.append(result)
     body = textwrap.fill(" ".join(tokens), width=79, break_long_words=False, break_on_hyphens=False)
     return f"{head}\n{body}\n"

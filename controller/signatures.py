@@ -12,17 +12,46 @@ Everything here derives from the engine's ``Move.changes``: no variant is specia
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
-from engine import Move, Position
+from engine import Move, Position, Variant
 
 Sig = frozenset[tuple[int, int]]
 EMPTY_SIG: Sig = frozenset()
 
 
-def seen(code: int, identity: bool) -> int:
-    """What a sensor reads for a piece code: the code itself, or occupancy."""
-    return code if identity else (1 if code else 0)
+def seen(code: int, identity: bool, look: Sequence[int] | None = None) -> int:
+    """What a sensor reads for a piece code: the code itself (or, with ``look``, the code of the
+    piece it physically is: see ``looks``), or occupancy."""
+    if identity:
+        return look[code] if look is not None else code
+    return 1 if code else 0
+
+
+_LOOKS: dict[int, tuple[Variant, tuple[int, ...] | None]] = {}
+
+
+def looks(variant: Variant) -> tuple[int, ...] | None:
+    """Per piece code, the code an identity board reads for it, when some kinds are physically
+    others: a kind drawn with the same picture as an earlier kind (its glyph's first word; a mark
+    such as ``ring`` is tape on the physical man) is that kind to the sensors (an illusionary pawn
+    is a pawn wearing a ribbon, a Meddlers queen-side rook a rook). None when every kind reads as
+    itself."""
+    cached = _LOOKS.get(id(variant))
+    if cached is not None and cached[0] is variant:
+        return cached[1]
+    first: dict[str, int] = {}
+    table = list(range(variant.max_code))
+    for k, kind in enumerate(variant.kinds):
+        if not kind.glyph:
+            continue
+        base = first.setdefault(kind.glyph.split()[0], k)
+        if base != k:
+            for side in range(variant.nsides):
+                table[variant.code(k, side)] = variant.code(base, side)
+    result = tuple(table) if first and table != list(range(variant.max_code)) else None
+    _LOOKS[id(variant)] = (variant, result)
+    return result
 
 
 class Shape:
@@ -30,7 +59,7 @@ class Shape:
 
     __slots__ = ("cells", "hidden", "imports", "move", "sig")
 
-    def __init__(self, move: Move, identity: bool) -> None:
+    def __init__(self, move: Move, identity: bool, look: Sequence[int] | None = None) -> None:
         self.move = move
         sig = []
         hidden = []
@@ -41,8 +70,10 @@ class Shape:
             occupied += (after != 0) - (before != 0)
             if before == after:
                 continue
-            if identity:
-                sig.append((cell, after))
+            if identity and look is not None and look[before] == look[after]:
+                hidden.append(cell)  # a man that changes kind where it stands but reads the same
+            elif identity:
+                sig.append((cell, look[after] if look is not None else after))
             elif (before == 0) != (after == 0):
                 sig.append((cell, 1 if after else 0))
             else:
@@ -66,8 +97,9 @@ class MoveIndex:
         self.by_sig: dict[Sig, list[Shape]] = {}
         #: Moves of several pieces, by each cell they change (see ``continuation_cells``).
         self._multi: dict[int, list[Shape]] = {}
+        look = looks(pos.variant) if identity else None
         for move in pos.legal_moves() if moves is None else moves:
-            shape = Shape(move, identity)
+            shape = Shape(move, identity, look)
             self.by_sig.setdefault(shape.sig, []).append(shape)
             if move.tag and len(move.relocations) > 1:
                 for c in shape.cells:
@@ -229,10 +261,11 @@ def explain(pos: Position, observed: list[int], diff_cells: set[int], touched: s
     relevant = set(diff_cells) | set(touched)
     budget = [max_nodes]
     board = pos.board
+    look = looks(pos.variant) if identity else None
 
     def matches(changed: set[int]) -> bool:
         for c in relevant | changed:
-            if seen(board[c], identity) != observed[c]:
+            if seen(board[c], identity, look) != observed[c]:
                 return False
         if not diff_cells <= changed:
             return False

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from engine import Move, Position, Variant
 
-from .signatures import seen
+from .signatures import looks, seen
 
 
 def swaps(variant: Variant, move: Move) -> list[tuple[int, int, int]]:
@@ -45,12 +45,13 @@ def unswapped(position: Position, observed: Sequence[int]) -> Move | None:
     still what it was on its landing cell), or None."""
     board = position.board
     variant = position.variant
+    look = looks(variant)
     for move in position.legal_moves():
         todo = swaps(variant, move)
         if not todo:
             continue
         old = {cell: arriving for cell, arriving, _want in todo}
         after = {cell: a for cell, _b, a in move.changes}
-        if all(observed[c] == seen(old.get(c, after.get(c, board[c])), True) for c in range(len(board))):
+        if all(observed[c] == seen(old.get(c, after.get(c, board[c])), True, look) for c in range(len(board))):
             return move
     return None

@@ -842,6 +842,8 @@ def _draw_menu(menu: Prompt, view: View, surface: pygame.Surface, layout: Layout
         rows = math.ceil(n / cols)
     bw = (col.rect.w - (cols - 1) * gap) // cols
     bh = max(1, min(round(_BUTTON_MAX * 1.2 * s), (col.room - (rows - 1) * gap) // rows))
+    # Many choices (the variant list grows) make short buttons: a smaller label still fits.
+    px = min(_px(_BUTTON_TEXT + 2, s), max(8, bh * 3 // 4))
     for i, choice in enumerate(menu.choices):
         r, c = divmod(i, cols)
         rect = pygame.Rect(col.rect.x + c * (bw + gap), col.y + r * (bh + gap), bw, bh)

@@ -37,8 +37,19 @@ def _split(name: str) -> tuple[str, str]:
 
 
 def _letter(pos: Position, code: int) -> str:
-    v = pos.variant
-    return v.kinds[v.kind_of(code)].letter
+    """The piece's letters where a letter is always written (long forms, drops): its ``san``
+    letters when the variant gives them, else its position-text letter."""
+    kind = pos.variant.kinds[pos.variant.kind_of(code)]
+    return kind.san or kind.letter
+
+
+def _san_letter(pos: Position, code: int) -> str:
+    """The piece's letters in SAN: its ``san`` letters from the variant data (``IN`` for an
+    illusionary knight, ``I`` for an illusionary pawn), else its letter, and nothing for a pawn."""
+    kind = pos.variant.kinds[pos.variant.kind_of(code)]
+    if kind.san is not None:
+        return kind.san
+    return "" if kind.pawn else kind.letter
 
 
 def _is_pawn(pos: Position, code: int) -> bool:
@@ -92,22 +103,34 @@ def san(pos: Position, move: Move, *, display: bool = False, legal: list[Move] |
         return f"-{_letter(pos, move.piece)}{names[move.to]}{move.text}" + _suffix(pos, move)
     if move.tag == CASTLE and not move.text:
         return _castle(pos, move) + _suffix(pos, move)
+    if move.frm >= 0 and move.frm == move.to and move.promotion and not move.relocations:
+        # A man that changes kind where it stands (a choice before the game): ``e7=I``, ``Nb8=IN``.
+        return (f"{_san_letter(pos, move.piece)}{names[move.frm]}={_san_letter(pos, move.promotion)}{move.text}"
+                + _suffix(pos, move))
     capture = move.is_capture
-    if move.tag not in (PLAIN, EN_PASSANT) or move.text or move.frm < 0:
+    # (An en-passant capture's text only keeps it apart from a plain move to the same cell in
+    # the move text; SAN tells them apart by its ``x``.)
+    if move.tag not in (PLAIN, EN_PASSANT) or (move.text and move.tag != EN_PASSANT) or move.frm < 0:
         sep = "x" if capture else "-"
         frm = names[move.frm] if move.frm >= 0 else ""
         return f"{_letter(pos, move.piece)}{frm}{sep}{names[move.to]}{move.text}" + _suffix(pos, move)
     if legal is None:
         legal = pos.legal_moves()
-    text = ""
+    text = _san_letter(pos, move.piece)
     if _is_pawn(pos, move.piece):
+        # A pawn capture names its file; pawns that also move sideways or diagonally without
+        # capturing (an illusionary pawn) name as much of the from-cell as tells them apart.
+        known = _disambiguation(pos, move, legal)
         if capture:
-            text = _split(names[move.frm])[0] + "x"
+            file = _split(names[move.frm])[0]
+            text += (file if known in ("", file) else names[move.frm]) + "x"
+        else:
+            text += known
     else:
-        text = _letter(pos, move.piece) + _disambiguation(pos, move, legal) + ("x" if capture else "")
+        text += _disambiguation(pos, move, legal) + ("x" if capture else "")
     text += names[move.to]
     if move.promotion and move.promotion != move.piece:
-        text += "=" + _letter(pos, move.promotion)
+        text += "=" + _san_letter(pos, move.promotion)
     text += _suffix(pos, move)
     if display and move.tag == EN_PASSANT:
         text += " e.p."

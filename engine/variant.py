@@ -65,6 +65,8 @@ PIECE_KEYS: dict[str, str] = {
     "glyph": "picture for the display: king queen rook bishop knight pawn, or a letter",
     "remove": "true in a child variant: drop the inherited piece",
     "hook": "name of a movement hook a rule component provides, for moves the notation cannot say",
+    "san": "its letters in SAN and on the display's move list (default: the letter; none for a pawn)",
+    "initial_from": "letter of the piece it is made from: its 'i' moves apply where the start holds that piece",
 }
 GEOMETRY_KEYS = {
     "type", "files", "ranks", "holes", "regions", "step_regions", "cells", "names", "base", "suffixes",
@@ -86,6 +88,8 @@ class PieceKind:
     value: int = 0
     glyph: str = ""
     hook: str = ""
+    san: str | None = None  # None: the letter (a pawn: nothing)
+    initial_from: str = ""
 
 
 @dataclass
@@ -217,6 +221,13 @@ class Variant:
             self.is_royal[code] = kind.royal
             self.is_pawn[code] = kind.pawn
             comps = parse_betza(kind.betza) if kind.betza else ()
+            # A piece made from another during play (Illusionary Piece Chess) has its "i" moves
+            # where the start position holds that other piece.
+            initial_code = code
+            if kind.initial_from:
+                if kind.initial_from not in self.kind_index:
+                    raise ValueError(f"piece {kind.letter}: initial_from names no piece {kind.initial_from!r}")
+                initial_code = self.code(self.kind_index[kind.initial_from], side)
             per_cell_leaps: list[list[tuple[int, int, int, bool]]] = [[] for _ in range(n)]
             per_cell_rides: list[list[tuple[tuple[int, ...], int, bool, bool]]] = [[] for _ in range(n)]
             attacks: list[tuple[Vector, int, bool]] = []
@@ -234,7 +245,7 @@ class Variant:
                     lame_vec = lame_path(vec) if comp.lame else None
                     lame_table = g.step(lame_vec) if lame_vec else None
                     for cell in range(n):
-                        if comp.initial and start_board[cell] != code:
+                        if comp.initial and start_board[cell] != initial_code:
                             continue
                         if comp.max_range == 1 and not comp.hop:
                             t = table[cell]
@@ -484,7 +495,8 @@ def build_variant(name: str, data: dict[str, Any]) -> Variant:
                                captures_en_passant=bool(spec.get("captures_en_passant", False)),
                                castles=spec.get("castles", ""), gives_check=bool(spec.get("gives_check", True)),
                                value=int(spec.get("value", 0)), glyph=spec.get("glyph", ""),
-                               hook=spec.get("hook", "")))
+                               hook=spec.get("hook", ""), san=spec.get("san"),
+                               initial_from=spec.get("initial_from", "")))
     if len(kinds) > 60:
         raise VariantError(f"{where}: too many piece kinds")
     kind_index = {k.letter: i for i, k in enumerate(kinds)}

@@ -22,6 +22,8 @@ class Castling(Component):
         g = v.geometry
         self.castle_kings = frozenset(v.code(k, s) for k, kind in enumerate(v.kinds)
                                       if kind.castles == "king" for s in range(v.nsides))
+        self.castle_rooks = frozenset(v.code(k, s) for k, kind in enumerate(v.kinds)
+                                      if kind.castles == "rook" for s in range(v.nsides))
         # the king is looked for on the rook's own rank of its own board
         self.rank_cells = [tuple(c for c in range(g.size) if g.coords[c][1] == g.coords[r][1]
                                  and g.board_of[c] == g.board_of[r]) for r in range(g.size)]
@@ -97,6 +99,7 @@ class Castling(Component):
         if self.one_king and move.tag == "" and move.piece not in self.castle_kings and move.frm not in castling \
                 and move.to not in castling:
             return  # a plain move that touches no king and no rook with a right changes nothing
+        moved = {c for pair in move.relocations for c in pair}
         for cell, before, _after in move.changes:
             if before in self.castle_kings and self.one_king:
                 castling = frozenset(r for r in castling if owner[pos.board[r]] != owner[before])
@@ -108,6 +111,8 @@ class Castling(Component):
                     board_before[c] = b
                 castling = frozenset(r for r in castling if owner[pos.board[r]] != side
                                      or self.king_for(board_before, r, side) != cell)
-            if cell in castling:
+            if cell in castling and not (before in self.castle_rooks and _after in self.castle_rooks
+                                         and cell not in moved):
+                # (a castling rook that turns into another where it stands has not moved)
                 castling = castling - {cell}
         pos.castling = castling

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..moves import EN_PASSANT, PLAIN, build_move
-from ..pieces import CAPTURE
+from ..pieces import CAPTURE, MOVE
 from . import Component, register
 
 if TYPE_CHECKING:
@@ -25,6 +25,15 @@ class EnPassant(Component):
                                    for s in range(v.nsides) if kind.captures_en_passant)
         self.victims = frozenset(v.code(k, s) for k, kind in enumerate(v.kinds)
                                  for s in range(v.nsides) if kind.en_passant)
+        # Capturers that give no check are missing from the attack tables: per cell, the
+        # (cell, code) pairs from which such a capturer takes there.
+        self.quiet_takers: list[list[tuple[int, int]]] = [[] for _ in range(v.geometry.size)]
+        for code in self.capturers:
+            if not v.kinds[v.kind_at[code]].gives_check:
+                for cell, leaps in enumerate(v.leaps[code]):
+                    for t, mode, _lame, _i in leaps:
+                        if mode & CAPTURE:
+                            self.quiet_takers[t].append((cell, code))
 
     def generate(self, pos: Position, out: list[Move]) -> None:
         ep = pos.ep
@@ -43,7 +52,10 @@ class EnPassant(Component):
                 continue
             for t, mode, _lame, _i in v.leaps[code][cell]:
                 if t == ep and mode & CAPTURE:
-                    out.append(build_move(board, cell, ep, tag=EN_PASSANT, relocate=((cell, ep),), remove=(victim,)))
+                    # A capturer that may also simply move there (an illusionary pawn's diagonal
+                    # step) has two moves between the same cells: the capture's text says "ep".
+                    out.append(build_move(board, cell, ep, tag=EN_PASSANT, relocate=((cell, ep),), remove=(victim,),
+                                          text="ep" if mode & MOVE else ""))
 
     def after_push(self, pos: Position, move: Move) -> None:
         """Leave the passed-over cell behind, only when an enemy piece could take there, so equal
@@ -66,6 +78,10 @@ class EnPassant(Component):
                 if p in self.capturers and p in sets[0]:
                     pos.ep = mid
                     return
+        for cell, code in self.quiet_takers[mid]:
+            if board[cell] == code and v.owner[code] != v.owner[move.piece]:
+                pos.ep = mid
+                return
 
     def legal_capture(self, pos: Position) -> bool:
         """Whether an en-passant capture is legal now (the position text writes the field only
