@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 
 import engine
 from engine import Variant
+from engine.pictures import physical_codes
 
 from .events import piece_for_code, piece_text
 from .faults import Faults, parse_faults
@@ -132,9 +133,13 @@ class SimBoard(PtyBoard[int]):
         self.cells = self.pins.matrix.cells
         if not empty:
             board = engine.start_position(self.variant).board
+            # an identity board reads the physical man (a ringed rook is a rook to its sensors)
+            look = physical_codes(self.variant)
             for sensor, cell in enumerate(held):
                 code = board[cell]
                 if code:
+                    if look is not None:
+                        code = look[code]
                     self.pins.readings[sensor] = piece_for_code(self.variant, code) if identity else 1
         self.options = {"scan_ms": scan_ms, "debounce_ms": debounce_ms, "heartbeat_ms": heartbeat_ms,
                         "board_id": board_id, "identity": identity, "leds": True}

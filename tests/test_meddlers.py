@@ -221,9 +221,10 @@ def test_chessery_play_refuses_the_players_own_queen_side_man() -> None:
 # -- the board: a meddle lifts a man of the other colour -------------------------------------------
 @pytest.mark.parametrize("identity", [False, True])
 def test_inference_reads_both_halves_of_a_turn(identity: bool) -> None:
-    white, black = ("P", "o") if identity else ("", "")
+    # An identity board reads a queen-side man as the man he physically is (a pawn with a band).
+    white, black = ("P", "p") if identity else ("", "")
     script = (f"lift e2\nplace e4 {white}\nsleep 1500\nlift d7\nplace d5 {black}\nsleep 1500\n"
-              f"lift g8\nplace f6 {'n' if identity else ''}\nsleep 1500\nlift d2\nplace d4 {'O' if identity else ''}")
+              f"lift g8\nplace f6 {'n' if identity else ''}\nsleep 1500\nlift d2\nplace d4 {'P' if identity else ''}")
     r = play(script, variant=MEDDLERS, identity=identity)
     assert r.texts() == ["e2e4", "d7d5", "g8f6", "d2d4"]
     assert r.core.status.kind == "idle"
@@ -288,7 +289,7 @@ def test_plain_view_legend_lists_the_ringed_men_only() -> None:
 @pytest.mark.parametrize("identity", [False, True])
 def test_inference_reads_a_meddled_pawn_queening_without_a_question(identity: bool) -> None:
     # White's king steps, then White pushes Black's queen-side pawn to b1: one legal move, no choice
-    script = ("lift d1\nplace d2 K\nsleep 1500\nlift b2\nplace b1 d\nsleep 3000" if identity else
+    script = ("lift d1\nplace d2 K\nsleep 1500\nlift b2\nplace b1 q\nsleep 3000" if identity else
               "lift d1\nplace d2\nsleep 1500\nlift b2\nplace b1\nsleep 3000")
     r = play(script, "4k3/8/8/8/8/8/1o6/3K4 w - - 0 1", variant=MEDDLERS, identity=identity)
     assert r.texts() == ["d1d2", "b2b1d"]
