@@ -742,7 +742,9 @@ class Referee:
             ext |= index.continuation_cells(move, touched)
             # A piece put down and then men lifted (the victims of a charge or a chain) is no
             # piece sliding on: only a reading whose latest event put a piece down may be a drag.
-            drag = index.drag_cells(move) if self._placed or rest else frozenset()
+            # A scanning board reports one scan's changes in square order, not as they happened,
+            # so there the order says nothing and any reading may be a drag.
+            drag = index.drag_cells(move) if self._placed or rest or t.scan_ms else frozenset()
             # On a board that scans its squares in turn, a piece resting on a crossed cell for any
             # time under one scan is reported there for exactly one scan (until the scan comes
             # round again), and the gap to a castling's second piece may grow by up to one scan.
