@@ -128,13 +128,32 @@ class Meddlers(Component):
         royals = rules.royal_cells(pos.board, side)
         is_royal = self.v.is_royal
         owner = self.v.owner
-        safe = [m for m in moves if rules.is_safe_after(pos, m, side, royals)
-                and (not is_royal[m.piece] or rules.is_safe_after(pos, m, owner[m.piece]))]
+        # One walk along the enemy's lines into the player's king settles most meddles: an enemy
+        # man that leaves no first piece of a line can expose the king only by what it puts
+        # down, from an open cell of a line. The rest are played out.
+        lines = rules.open_lines(pos.board, royals, (1 - side,)) if royals and rules.attacks_from_tables else None
+        nothing: frozenset[int] = frozenset()
+
+        def legal(candidates: list[Move]) -> list[Move]:
+            safe = []
+            for m in candidates:
+                if lines is not None and m.tag == PLAIN and not is_royal[m.piece]:
+                    first, open_codes = lines
+                    if m.frm not in first:
+                        if (m.promotion or m.piece) not in open_codes.get(m.to, nothing):
+                            safe.append(m)
+                        continue
+                if rules.is_safe_after(pos, m, side, royals) and (
+                        not is_royal[m.piece] or rules.is_safe_after(pos, m, owner[m.piece])):
+                    safe.append(m)
+            return safe
+
         meddled = self.meddled[1 - side]
-        first = [m for m in safe if m.piece in meddled]
+        first = legal([m for m in moves if m.piece in meddled])
         if first or not self.fallback[1 - side]:
             return first
-        return safe  # none of the meddle kinds can move: the fallback men (all that is left)
+        # none of the meddle kinds can move: the fallback men (all that is left), judged only now
+        return legal([m for m in moves if m.piece not in meddled])
 
     # -- turn order ----------------------------------------------------------------------------------
     def after_push(self, pos: Position, move: Move) -> None:
