@@ -464,8 +464,7 @@ class Referee:
                 self._status = Status("moving", f"{to_move} moving", cells=tuple(sorted(diff)))
                 return
             self._declined = None
-        matched = index.match(sig, self._touched)
-        shapes = [s for s in matched if self._in_order(s)]
+        shapes = [s for s in index.match(sig, self._touched) if self._in_order(s)]
         if shapes:
             self._set_match(sig, shapes, index)
             return
@@ -496,16 +495,6 @@ class Referee:
         if peeled is not None:
             rest, shapes = peeled
             self._set_match(sig, shapes, index, rest=rest)
-            return
-        if len(matched) == 1:
-            # The board shows exactly one legal move and only its events' order argues against
-            # it (a piece put down before the one it leaves from was lifted, as boards that
-            # report in their own order do): if nothing more happens for ``guide_ms``, it was
-            # that move. (It used to wait for another event forever, so a game's last move
-            # never ended the game.)
-            self._set_match(sig, matched, index)
-            if self._pending.kind == "move" and self._pending.deadline is not None:
-                self._pending.deadline = max(self._pending.deadline, self._last_t + self.timing.guide_ms)
             return
         # Two moves merged (overlapping hands, a quick reply), or moves made while the board was
         # away: worked out as soon as the burst of differences is in, unless a hand still holds

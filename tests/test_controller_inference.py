@@ -530,16 +530,8 @@ def test_a_scanning_board_reports_the_knights_new_square_before_its_old_one() ->
     # f3 comes before g1 in the board's scan order: the placement is reported 60 ms before the lift.
     events = [(1000, "f3", True, "N"), (1060, "g1", False, "")]
     assert texts(play_timed(events)) == ["g1f3"]
-    # A board that reports changes as they happen does not show that order for a move made by one
-    # hand: there it is not read at the usual settle, only once the board has stayed so for
-    # guide_ms (then it is the one move the board shows, rather than a game stuck for ever).
-    core = Referee(engine.start_position(CHESS), identity=True, timing=T)
-    for t, name, placed, piece in events:
-        core.event(Event(cell(name), placed, t, CHESS.parse_symbol(piece) if piece else 0))
-    core.tick(1060 + T.settle_ms + 50)
-    assert texts(core) == []
-    core.tick(1060 + T.guide_ms)
-    assert texts(core) == ["g1f3"]
+    # A board that reports changes as they happen never shows that order for a move.
+    assert texts(play_timed(events, timing=T)) == []
 
 
 def test_a_piece_taken_back_within_one_scan_is_never_seen_but_both_moves_are_read() -> None:
@@ -562,17 +554,3 @@ def test_a_crossed_cell_a_scanning_board_reports_for_one_whole_scan_is_no_move()
     assert texts(play_timed(events, fen)) == ["a1a5", "e8d8"]
     # Timed for a board that reports as things happen, a3 stood longer than drag_ms: a move.
     assert texts(play_timed(events, fen, timing=T))[0] == "a1a3"
-
-
-@pytest.mark.parametrize("identity", [False, True])
-def test_a_piece_put_down_before_its_lift_is_the_move_once_the_board_is_still(identity: bool) -> None:
-    # A board that reports in its own order (two DGT boards, a DGT scan going up the board) may
-    # say "e4 placed" before "e2 lifted". Nothing else comes (a game's last move): it used to
-    # wait for another event forever; after guide_ms of quiet the one legal move shown is final.
-    r = play(f"place e4 {'P' if identity else ''}\nsleep 100\nlift e2\nsleep 2000", identity=identity)
-    assert r.texts() == ["e2e4"]
-    assert r.core.status.kind == "idle"
-    # and not before guide_ms: the move is not read as final while a quick correction may come
-    early = play(f"place e4 {'P' if identity else ''}\nsleep 100\nlift e2\nsleep 200", identity=identity,
-                 settle=False)
-    assert early.texts() == []
