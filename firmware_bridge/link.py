@@ -248,11 +248,7 @@ class Link(PortLink):
             self._ask_snapshot(now)
         last_frame = now
         while not self.stopping.is_set():
-            heard = time.monotonic()
-            waiting = port.in_waiting
-            if not waiting:  # all read before ``heard`` is handled: a blocking read may follow
-                self.drained = (heard, self.events.puts)
-            data = port.read(waiting if waiting > 0 else 1)
+            heard, data = self._read_some(port)
             now = time.monotonic()
             if data:
                 errors = self._framer.error_total
@@ -267,7 +263,7 @@ class Link(PortLink):
                         self._rejects_in_a_row += self._framer.error_total - errors
                         self._damaged(now)
                     self._changed.notify_all()
-            self.drained = (heard, self.events.puts)
+            self._handled(heard)
             if now - last_frame > self._silence_limit():
                 self.counts["silences"] += 1
                 last_error = f" (last bad frame: {self._framer.last_error})" if self._framer.last_error else ""

@@ -150,6 +150,21 @@ class PortLink:
     def _session(self, port: serial.SerialBase) -> str | None:
         raise NotImplementedError
 
+    def _read_some(self, port: serial.SerialBase) -> tuple[float, bytes]:
+        """What the port holds (or, when it holds nothing, up to one byte within the read
+        timeout), and the moment the read began. An empty port marks ``drained`` at once: all
+        read before then is handled, and a blocking read may follow. The session marks it
+        again with :meth:`_handled` once it has handled what this read returned."""
+        heard = time.monotonic()
+        waiting = port.in_waiting
+        if not waiting:
+            self._handled(heard)
+        return heard, port.read(waiting if waiting > 0 else 1)
+
+    def _handled(self, heard: float) -> None:
+        """Every byte that reached the port before ``heard`` is read and its events queued."""
+        self.drained = (heard, self.events.puts)
+
     def _set_state(self, state: LinkState, reason: str) -> None:
         raise NotImplementedError
 

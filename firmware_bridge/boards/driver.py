@@ -319,11 +319,7 @@ class BoardDriver(PortLink):
             self._greet(now)
         last_heard = now
         while not self.stopping.is_set():
-            heard = time.monotonic()
-            waiting = port.in_waiting
-            if not waiting:  # all read before ``heard`` is handled: a blocking read may follow
-                self.drained = (heard, self.events.puts)
-            data = port.read(waiting if waiting > 0 else 1)
+            heard, data = self._read_some(port)
             now = time.monotonic()
             with self._changed:
                 if data:
@@ -338,7 +334,7 @@ class BoardDriver(PortLink):
                         self._damaged(now)
                 self._tick(now)
                 self._changed.notify_all()
-            self.drained = (heard, self.events.puts)
+            self._handled(heard)
             if now - last_heard > self.silence_timeout:
                 self.counts["silences"] += 1
                 return f"no answer from the board for {now - last_heard:.1f} s"
