@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..moves import DROP, Move, build_move
 from . import register
 from .placement import Placement
 
@@ -44,32 +43,9 @@ class AreaPlacement(Placement):
             raise VariantError(f"variant {self.v.name}: areas needs one rectangle per side, got {len(specs)}")
         #: Per side, the cells it may place on, in cell order (drops are generated in that order).
         self.areas: tuple[tuple[int, ...], ...] = tuple(tuple(sorted(rectangle_cells(rules, s))) for s in specs)
-        # A drop onto an empty cell is always the same move: built once per code and cell of its
-        # area (the first time the code is dropped), reused every time.
-        self._drops: dict[int, dict[int, Move]] = {}
 
     def area(self, side: int) -> tuple[int, ...] | None:
         return self.areas[side]
-
-    def board_moves(self, pos: Position) -> list[Move] | None:
-        hand = pos.hands[pos.side]
-        if not any(hand.values()):
-            return None
-        v = self.v
-        board = pos.board
-        empty = [c for c in self.areas[pos.side] if not board[c]]
-        out: list[Move] = []
-        for kind in sorted(hand):
-            if hand[kind]:
-                code = v.code(kind, pos.side)
-                drops = self._drops.get(code)
-                if drops is None:
-                    # built against an empty board: a drop is only offered onto an empty cell
-                    blank = [0] * len(board)
-                    drops = self._drops[code] = {c: build_move(blank, -1, c, tag=DROP, place=((c, code),),
-                                                               promotion=code) for c in self.areas[pos.side]}
-                out.extend([drops[c] for c in empty])
-        return out
 
     def has_legal_move(self, pos: Position) -> bool | None:
         # A drop may be illegal (it would check the right-hand king, or fail to answer a check),

@@ -11,6 +11,7 @@ from . import Component, register
 
 if TYPE_CHECKING:
     from ..position import Position
+    from ..rules import Rules
 
 
 @register("placement")
@@ -18,6 +19,12 @@ class Placement(Component):
     provides = ("placement",)
     shows_hand = True
     tracks_hands = True
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__(rules)
+        # A drop onto an empty cell is always the same move: built once per code and cell it may
+        # go to (the first time the code is dropped), reused every time.
+        self._drops: dict[int, dict[int, Move]] = {}
 
     def placing(self, pos: Position) -> bool:
         """Stage one lasts while either hand still holds a piece."""
@@ -38,12 +45,21 @@ class Placement(Component):
             return None
         v = self.v
         board = pos.board
-        empty = [c for c, code in enumerate(board) if not code]
+        cells = self.area(pos.side)
+        if cells is None:
+            cells = tuple(range(len(board)))
+        empty = [c for c in cells if not board[c]]
         out: list[Move] = []
         for kind in sorted(hand):
             if hand[kind]:
                 code = v.code(kind, pos.side)
-                out.extend(build_move(board, -1, c, tag=DROP, place=((c, code),), promotion=code) for c in empty)
+                drops = self._drops.get(code)
+                if drops is None:
+                    # built against an empty board: a drop is only offered onto an empty cell
+                    blank = [0] * len(board)
+                    drops = self._drops[code] = {c: build_move(blank, -1, c, tag=DROP, place=((c, code),),
+                                                               promotion=code) for c in cells}
+                out.extend([drops[c] for c in empty])
         return out
 
     def after_push(self, pos: Position, move: Move) -> None:
