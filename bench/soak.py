@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
-import subprocess
 import sys
 import tempfile
 import threading
@@ -39,40 +38,6 @@ MATES = (
     ("e2e4 e7e5 f1c4 b8c6 d1h5 g8f6 h5f7", "1-0"),    # scholar's mate (a capture)
     ("e2e4 g7g5 d2d4 f7f6 d1h5", "1-0"),              # the fool's mate, reversed
 )
-
-
-class BoardProcess:
-    """``chessery sim-board`` playing ``lines`` in its own process (its timing undisturbed by this
-    one's): ``path`` is the pty to open, ``done`` is set once the script has been played."""
-
-    def __init__(self, variant: engine.Variant, lines: list[str], faults: str = "") -> None:
-        self._dir = tempfile.TemporaryDirectory(prefix="chessery-soak-board-")
-        script = Path(self._dir.name) / "soak.txt"
-        script.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        self.done = threading.Event()
-        command = [sys.executable, "-m", "controller.cli", "sim-board", "--variant", variant.name, "--script",
-                   str(script), "--link", str(Path(self._dir.name) / "board")]
-        if faults:
-            command += ["--faults", faults]
-        self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True,
-                                     cwd=Path(__file__).resolve().parent.parent)
-        assert self.proc.stdout is not None
-        self.path = self.proc.stdout.readline().strip()
-        threading.Thread(target=self._watch, daemon=True).start()
-
-    def _watch(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            if line.strip() == "done":
-                self.done.set()
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-        self._dir.cleanup()
 
 
 def rss_kb(pid: int | str = "self") -> int:
@@ -130,14 +95,14 @@ def main() -> int:
 
     from controller.board_map import SensorMap
     from controller.config import Config, GpioConfig
-    from controller.service import Service
+    from controller.service import DemoBoard, Service
     from controller.store import GameStore
 
     variant = engine.find_variant("chess")
     lines, played = soak_script(variant, args.games)
     tmp = tempfile.TemporaryDirectory(prefix="chessery-soak-")
     db = Path(tmp.name) / "soak.sqlite3"
-    board = BoardProcess(variant, lines, args.faults)  # `chessery sim-board` in its own process, on a real pty
+    board = DemoBoard(variant, lines, args.faults)  # `chessery sim-board` in its own process, on a real pty
     store = GameStore(db)
     service = Service(Config(port=(board.path,), gpio=GpioConfig(enabled=False)), variant, store,
                       SensorMap(variant), print_moves=False)

@@ -806,7 +806,8 @@ class DemoBoard:
     disturbed by this process's drawing: ``path`` is the pty to open, ``done`` is set when the
     script has been played."""
 
-    def __init__(self, variant: Variant, lines: list[str]) -> None:
+    def __init__(self, variant: Variant, lines: list[str], faults: str = "") -> None:
+        """``faults``: the simulated board's ``--faults`` (bench/soak.py pulls its cable)."""
         import subprocess
         import tempfile
 
@@ -814,10 +815,12 @@ class DemoBoard:
         script = Path(self._dir.name) / "demo.txt"
         script.write_text("\n".join(lines) + "\n", encoding="utf-8")
         self.done = threading.Event()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "controller.cli", "sim-board", "--variant", variant.name, "--script", str(script),
-             "--link", str(Path(self._dir.name) / "board")],
-            stdout=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parent.parent)
+        command = [sys.executable, "-m", "controller.cli", "sim-board", "--variant", variant.name, "--script",
+                   str(script), "--link", str(Path(self._dir.name) / "board")]
+        if faults:
+            command += ["--faults", faults]
+        self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True,
+                                     cwd=Path(__file__).resolve().parent.parent)
         assert self.proc.stdout is not None
         self.path = self.proc.stdout.readline().strip()
         if not self.path:
