@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine import Move, Position, Variant, parse_fen, start_position
 from firmware_bridge.script import parse_line
@@ -133,6 +134,24 @@ def _line_cells(variant: Variant, board: list[int], frm: int, to: int) -> list[i
     return between if all(board[c] == 0 for c in between) else []
 
 
+class HandWork(NamedTuple):
+    """What a hand has to do for a move, read from its effects: the code on each changed cell
+    afterwards, the pieces it carries (from, to), their cells, and the men it takes off."""
+
+    after: dict[int, int]
+    relocs: list[tuple[int, int]]
+    sources: set[int]
+    dests: set[int]
+    victims: list[int]
+
+
+def hand_work(move: Move) -> HandWork:
+    relocs = [(s, d) for s, d in move.relocations if s != d]
+    sources = {s for s, _d in relocs}
+    return HandWork({c: a for c, _b, a in move.changes}, relocs, sources, {d for _s, d in relocs},
+                    [c for c, b, _a in move.changes if b and c not in sources])
+
+
 def hand_steps(pos: Position, move: Move, style: Style, nth: int = 0) -> list[str]:
     """The lift/place/sleep lines of one move made by hand in ``pos`` (before it is played).
     No hand takes a piece the previous move put down sooner than ``style.reaction_ms``: the
@@ -140,11 +159,7 @@ def hand_steps(pos: Position, move: Move, style: Style, nth: int = 0) -> list[st
     v = pos.variant
     names = v.geometry.names
     board = list(pos.board)
-    after = {c: a for c, _b, a in move.changes}
-    relocs = [(s, d) for s, d in move.relocations if s != d]
-    sources = {s for s, _d in relocs}
-    dests = {d for _s, d in relocs}
-    victims = [c for c, b, _a in move.changes if b and c not in sources]
+    after, relocs, _sources, dests, victims = hand_work(move)
     lines: list[str] = []
     in_hand: set[int] = set()
 

@@ -32,6 +32,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from controller.event_scripts import hand_work
 from engine import Move, Position, Variant
 
 #: The longest rest of a dragged piece on a cell it crosses (ms).
@@ -90,11 +91,7 @@ class _Move:
         self.identity = hands.identity
         self.v = v
         board = list(pos.board)
-        after = {c: a for c, _b, a in move.changes}
-        relocs = [(s, d) for s, d in move.relocations if s != d]
-        sources = {s for s, _d in relocs}
-        dests = {d for _s, d in relocs}
-        victims = [c for c, b, _a in move.changes if b and c not in sources]
+        after, relocs, sources, dests, victims = hand_work(move)
         rng.shuffle(victims)  # several victims (a charge, a leaping chain) come off in any order
         self.events: list[_Ev] = []
         self.cells: set[int] = {c for c, _b, _a in move.changes}  # every cell the hand handles
