@@ -35,6 +35,21 @@ def script_lines(name: str, style: Style = HANDS) -> list[str]:
     return script_for_moves(engine.find_variant(name), list(DEMO_GAMES[name]), style)
 
 
+def played_demo(name: str) -> engine.Position:
+    """The position after the demo game of ``name``, each move legal and played while the game
+    was still on; and ``chessery run --variant NAME`` with no port plays exactly this game."""
+    from controller.service import demo_script
+
+    variant = engine.find_variant(name)
+    pos = engine.start_position(variant)
+    for text in DEMO_GAMES[name]:
+        assert pos.outcome() is None, text
+        pos.push_text(text)
+    lines = demo_script(variant, None, watched=False)
+    assert [line.split()[-1] for line in lines if line.startswith("# ")] == list(DEMO_GAMES[name])
+    return pos
+
+
 def play_demo_through_pty(tmp_path: Path, name: str, *, seed: int, lines: list[str] | None = None,
                           answers: bool = False, faults: str | None = "bounce", identity: bool = False,
                           args: tuple[str, ...] = ()) -> PlayedGame:

@@ -10,30 +10,20 @@ from pathlib import Path
 import pygame
 import pytest
 
-import engine
-from controller.demo_games import DEMO_GAMES
-from controller.service import demo_script
 from display import theme
-from tests.demo_game_runs import play_demo_through_pty, run_demo_without_a_port, script_lines
+from tests.demo_game_runs import play_demo_through_pty, played_demo, run_demo_without_a_port, script_lines
 
 RESULTS = {"dreamchess47": ("1-0", "checkmate"), "sesqui": ("0-1", "checkmate")}
 
 
 @pytest.mark.parametrize("name", sorted(RESULTS))
 def test_recorded_demo_games_are_legal_and_end_as_recorded(name: str) -> None:
-    variant = engine.find_variant(name)
-    pos = engine.start_position(variant)
-    for text in DEMO_GAMES[name]:
-        pos.push_text(text)
+    pos = played_demo(name)
     outcome = pos.outcome()
     assert outcome is not None
     winner = {0: "1-0", 1: "0-1", None: "1/2-1/2"}[outcome.winner]
     assert (winner, outcome.termination) == RESULTS[name]
     assert any(m.promotion for m in pos.move_stack)  # each demo shows a promotion
-    # ``chessery run --variant NAME`` with no port plays exactly this game
-    lines = demo_script(variant, None, watched=False)
-    moves = [line.split()[-1] for line in lines if line.startswith("# ")]
-    assert moves == list(DEMO_GAMES[name])
 
 
 def frame_pixel(image: pygame.Surface, name: str) -> bool:

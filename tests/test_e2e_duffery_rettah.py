@@ -14,9 +14,8 @@ import pytest
 
 import engine
 from controller.demo_games import DEMO_GAMES
-from controller.service import demo_script
 from display import theme
-from tests.demo_game_runs import play_demo_through_pty
+from tests.demo_game_runs import play_demo_through_pty, played_demo
 from tests.test_e2e_service import REPO
 
 RESULTS = {
@@ -31,19 +30,11 @@ NAMES = sorted(RESULTS)
 
 @pytest.mark.parametrize("name", NAMES)
 def test_recorded_demo_game_is_legal_and_ends_as_recorded(name: str) -> None:
-    variant = engine.find_variant(name)
-    pos = engine.start_position(variant)
-    for text in DEMO_GAMES[name]:
-        assert text in {pos.move_text(m) for m in pos.legal_moves()}, text
-        assert pos.outcome() is None
-        pos.push_text(text)
+    pos = played_demo(name)
     outcome = pos.outcome()
     assert outcome is not None
     winner = {0: "1-0", 1: "0-1", None: "1/2-1/2"}[outcome.winner]
     assert (winner, outcome.termination) == RESULTS[name]
-    # ``chessery run --variant NAME`` with no port plays exactly this game
-    lines = demo_script(variant, None, watched=False)
-    assert [line.split()[-1] for line in lines if line.startswith("# ")] == list(DEMO_GAMES[name])
 
 
 def test_rettah_demo_shows_the_rule_of_check() -> None:

@@ -12,10 +12,8 @@ import pygame
 import pytest
 
 import engine
-from controller.demo_games import DEMO_GAMES
-from controller.service import demo_script
 from display import theme
-from tests.demo_game_runs import play_demo_through_pty, run_demo_without_a_port
+from tests.demo_game_runs import play_demo_through_pty, played_demo, run_demo_without_a_port
 
 #: What the store records and what the service says at the end.
 RESULTS = {"triscacia": ("blue", "checkmate", "blue"), "triscacia-10x10": ("blue", "checkmate", "blue"),
@@ -25,14 +23,9 @@ RESULTS = {"triscacia": ("blue", "checkmate", "blue"), "triscacia-10x10": ("blue
 
 @pytest.mark.parametrize("name", sorted(RESULTS))
 def test_demo_games_are_legal_and_played_by_chessery_run(name: str) -> None:
-    variant = engine.find_variant(name)
-    pos = engine.start_position(variant)
-    for text in DEMO_GAMES[name]:
-        pos.push_text(text)
+    pos = played_demo(name)
     outcome = pos.outcome()
     assert outcome is not None and (outcome.termination, outcome.winner) == ("checkmate", 0)
-    lines = demo_script(variant, None, watched=False)
-    assert [line.split()[-1] for line in lines if line.startswith("# ")] == list(DEMO_GAMES[name])
     if name.startswith("triscacia"):
         assert sum(m.tag == "drop" for m in pos.move_stack) == 30
         assert sum(m.tag == "convert" for m in pos.move_stack) == {"triscacia": 3, "triscacia-10x10": 2}[name]

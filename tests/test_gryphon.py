@@ -13,9 +13,9 @@ import pytest
 
 import engine
 from controller.demo_games import DEMO_GAMES
-from controller.service import demo_script
 from controller.swaps import swap_text
 from engine import parse_fen, start_position
+from tests.demo_game_runs import played_demo
 from tests.test_controller_inference import play, told
 
 GRYPHONS = ("gryphon", "gryphon-circular", "gryphon-simple")
@@ -147,15 +147,8 @@ def test_identity_board_waits_for_the_new_piece() -> None:
 # -- demo games and chessery play ---------------------------------------------------------------------
 @pytest.mark.parametrize("name", GRYPHONS)
 def test_demo_game_ends_in_checkmate_and_is_what_chessery_run_plays(name: str) -> None:
-    variant = v(name)
-    pos = start_position(variant)
-    for text in DEMO_GAMES[name]:
-        assert pos.outcome() is None
-        pos.push_text(text)
-    outcome = pos.outcome()
+    outcome = played_demo(name).outcome()
     assert outcome is not None and (outcome.termination, outcome.winner) == ("checkmate", 1)
-    lines = demo_script(variant, None, watched=False)
-    assert [line.split()[-1] for line in lines if line.startswith("# ")] == list(DEMO_GAMES[name])
 
 
 def test_play_prints_the_outcome() -> None:

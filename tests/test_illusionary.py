@@ -10,6 +10,7 @@ import pytest
 from engine import Position, Variant, find_variant, start_position
 from engine.notation import parse_fen
 from engine.san import parse_san, san
+from tests.demo_game_runs import played_demo
 
 
 def v() -> Variant:
@@ -245,18 +246,11 @@ def test_play_prints_the_outcome() -> None:
 
 def test_demo_game_ends_in_checkmate_and_is_what_chessery_run_plays() -> None:
     from controller.demo_games import DEMO_GAMES
-    from controller.service import demo_script
 
-    pos = start_position(v())
-    for text in DEMO_GAMES["illusionary"]:
-        assert pos.outcome() is None
-        pos.push_text(text)
-    outcome = pos.outcome()
+    outcome = played_demo("illusionary").outcome()
     assert outcome is not None and (outcome.termination, outcome.winner) == ("checkmate", 1)
     # the amazon stood next to the black king on d7 without giving check
     assert "d1d7" in DEMO_GAMES["illusionary"]
-    lines = demo_script(v(), None, watched=False)
-    assert [line.split()[-1] for line in lines if line.startswith("# ")] == list(DEMO_GAMES["illusionary"])
 
 
 def test_pgn_numbers_the_choices_before_white_s_first_move() -> None:

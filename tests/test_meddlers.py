@@ -20,7 +20,6 @@ import pytest
 import engine
 from controller.demo_games import DEMO_GAMES
 from controller.screen import view_of
-from controller.service import demo_script
 from controller.session import Session
 from controller.store import GameStore
 from display import theme
@@ -30,6 +29,7 @@ from display.view import PieceView, view_from_position
 from engine import parse_fen, start_position
 from engine.notation import PositionError
 from engine.perft import perft
+from tests.demo_game_runs import played_demo
 from tests.test_controller_inference import play
 from tests.test_e2e_service import REPO
 
@@ -188,14 +188,7 @@ RESULTS = {"meddlers": "1-0 checkmate", "meddlers-pawns": "0-1 checkmate"}
 
 @pytest.mark.parametrize("name", sorted(RESULTS))
 def test_demo_game_is_legal_and_chessery_run_plays_it(name: str) -> None:
-    variant = engine.find_variant(name)
-    pos = start_position(variant)
-    for text in DEMO_GAMES[name]:
-        assert text in texts(pos), text
-        assert pos.outcome() is None
-        pos.push_text(text)
-    lines = demo_script(variant, None, watched=False)
-    assert [line.split()[-1] for line in lines if line.startswith("# ")] == list(DEMO_GAMES[name])
+    played_demo(name)
 
 
 def chessery(*args: str) -> subprocess.CompletedProcess[str]:
