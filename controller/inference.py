@@ -382,6 +382,12 @@ class Referee:
         only = frozenset((cell,))
         return [s.move for s in self._index.match(EMPTY_SIG, only) if s.cells == only]
 
+    def touch_cells(self) -> frozenset[int]:
+        """The cells where a touch on the screen chooses something now (see ``silent_moves_on``)."""
+        if not self._playing:
+            return frozenset()
+        return frozenset(c for s in self._index.by_sig.get(EMPTY_SIG, ()) if len(s.cells) == 1 for c in s.cells)
+
     def touch(self, cell: int, now: int) -> Decision:
         """A cell touched on the screen: the choice of the move the board cannot see there
         (``silent_moves_on``). One such move is final at once, as if lifted, put back and

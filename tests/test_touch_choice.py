@@ -2,18 +2,26 @@
 the board cannot see there -- a move that changes only that cell and keeps what the sensors read
 on it, the same move a lift and a put-back selects. Real sessions on real SQLite files: one such
 move is final and stored at once, several are asked about, none changes nothing but the status
-line, and a touch while a move is under way on the board is ignored."""
+line, and a touch while a move is under way on the board is ignored. On the screen: the status
+line offers the touch, the question is drawn as buttons, and a touch at a man's pixels names
+its engine cell with the board turned round and on Alice's two boards."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
+import pygame
 import pytest
 
 import engine
 from controller.inference import Event, Referee
+from controller.screen import view_of
 from controller.session import Session
 from controller.store import GameStore
+from display.render import render
+from display.view import view_from_position
+from display.window import CellClicked, Window
 from engine.components import Component, Mover, register
 from engine.moves import SPECIAL, Move, build_move
 from engine.position import Position
@@ -199,3 +207,59 @@ def test_the_question_is_dropped_when_the_board_changes_and_no_leaves_the_man(tm
     assert session.status.prompt is None
     session.event(Event(TWO_WAYS.geometry.index("e2"), True, 400))
     assert session.tick(1000).accepted == ("e1e2",)
+
+
+# -- on the screen ----------------------------------------------------------------------------------
+def test_the_status_line_says_a_touch_chooses_while_there_is_something_to_choose(tmp_path: Path) -> None:
+    session = session_at(tmp_path)
+    assert session.core.touch_cells() == frozenset(AT(f"{f}7") for f in "abcdefgh")  # Black's pawns
+    assert view_of(session).status == ("Black chooses a pawn to make illusionary: lift it and put it back, "
+                                       "or touch it on the screen. Black to move")
+    for name in ("d7", "e2", "g1", "c8"):
+        session.touch(AT(name), 100)
+    assert session.core.touch_cells() == frozenset()
+    assert view_of(session).status == "Black made the bishop on c8 an illusionary bishop. White to move"
+
+
+def test_the_question_about_several_changes_is_drawn_as_buttons_that_answer_it(tmp_path: Path) -> None:
+    session = session_at(tmp_path, TWO_WAYS)
+    d1 = TWO_WAYS.geometry.index("d1")
+    session.touch(d1, 100)
+    view = view_of(session)
+    assert view.prompt is not None and view.prompt.title == "Which change of the white turner on d1?"
+    assert [c.key for c in view.prompt.choices] == ["d1d1a", "d1d1b", "no"]
+    assert view.highlights.pending == (d1,)
+    surface = pygame.Surface((800, 480))
+    layout = render(view, surface)
+    assert len(layout.choices) == 3 and all(r.w > 40 and r.h > 20 for r in layout.choices)
+    labels = [text for text, _box, role in layout.texts if role == "button"]
+    assert "None: leave it" in labels
+
+
+@pytest.mark.parametrize(("name", "flipped", "cells"), [
+    ("illusionary", True, ("d7", "e2", "a1", "h8")),
+    ("alice", False, ("e2", "e2'", "a8'", "h1")),
+    ("alice", True, ("e2", "e2'", "a8'", "h1")),
+])
+def test_a_touch_at_a_man_drawn_on_the_screen_names_its_engine_cell(name: str, flipped: bool,
+                                                                     cells: tuple[str, ...]) -> None:
+    variant = engine.find_variant(name)
+    geo = variant.geometry
+    view = replace(view_from_position(engine.start_position(variant)), flipped=flipped)
+    window = Window("headless", (800, 480))
+    window.open()
+    try:
+        window.show(view)
+        window.step(timeout=0.5)
+        layout = window.layout
+        assert layout is not None and layout.flip == flipped
+        # Where the first rank is drawn: at the bottom, or at the top with the board turned round.
+        first, last = layout.cells[geo.index("a1")], layout.cells[geo.index("a8")]
+        assert (first.centery < last.centery) == flipped
+        for cell_name in cells:
+            cell = geo.index(cell_name)
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=layout.cells[cell].center, button=1))
+            window.step(timeout=0.5)
+            assert window.inputs.get(timeout=1) == CellClicked(cell), cell_name
+    finally:
+        window.close()
