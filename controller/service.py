@@ -607,6 +607,8 @@ class Service:
             except ValueError as exc:
                 log.info("touch ignored: %s", exc)
                 return
+            if update.accepted:
+                self._moved_at = now  # the touch completed the move: the clock stops now
             self._report(update)
             if update.note and update.note not in self.session.status.message:
                 log.info("%s", update.note)
