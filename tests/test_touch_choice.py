@@ -158,14 +158,9 @@ class TwoWays(Component):
 
 
 TWO_WAYS = variant_from_toml("two-ways", """
-    geometry = { type = "rectangle", files = 8, ranks = 8 }
-    sides = ["white", "black"]
+    inherits = "chess"
     start = "4k3/8/8/8/8/8/8/3TK3 w - - 0 1"
-    royalty = "checkmate"
     rules = ["test_two_ways"]
-    [pieces.K]
-    betza = "K"
-    royal = true
     [pieces.T]
     name = "turner"
     betza = "W"
