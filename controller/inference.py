@@ -41,7 +41,7 @@ and a sequence of moves ending in one is asked about rather than accepted.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 from engine import Move, Position
@@ -234,6 +234,9 @@ class Referee:
         self._stray: frozenset[int] = frozenset()
         self._prompt: Prompt | None = None
         self._prompt_sig: Sig | None = None
+        #: The status before a touch's message was put in front of it, and the status shown with
+        #: it (a second touch replaces the message rather than adds to it).
+        self._told: tuple[Status, Status] | None = None
         self._pending = _Pending("clean")
         self._status = Status("idle", "")
         self._notes: list[str] = []
@@ -371,6 +374,73 @@ class Referee:
             self._accept(move, now, accepted)
         self._last_t = now
         return self._decide(accepted, undone)
+
+    def silent_moves_on(self, cell: int) -> list[Move]:
+        """The legal moves that change only ``cell`` and that the sensors cannot see there (a man
+        chosen where it stands, as in Illusionary Piece Chess): what a lift and a put-back on
+        that cell selects, and what a touch on it on the screen chooses."""
+        only = frozenset((cell,))
+        return [s.move for s in self._index.match(EMPTY_SIG, only) if s.cells == only]
+
+    def touch_cells(self) -> frozenset[int]:
+        """The cells where a touch on the screen chooses something now (see ``silent_moves_on``)."""
+        if not self._playing:
+            return frozenset()
+        return frozenset(c for s in self._index.by_sig.get(EMPTY_SIG, ()) if len(s.cells) == 1 for c in s.cells)
+
+    def touch(self, cell: int, now: int) -> Decision:
+        """A cell touched on the screen: the choice of the move the board cannot see there
+        (``silent_moves_on``). One such move is final at once, as if lifted, put back and
+        confirmed; several are asked about; none, or a board not at rest (a piece in the hand,
+        a move waiting to settle, a question open), change nothing but the status line, which
+        says why. ``ValueError`` for a cell the board does not have."""
+        names = self.variant.geometry.names
+        if not 0 <= cell < len(names):
+            raise ValueError(f"no cell {cell} on the {self.variant.name} board")
+        name = names[cell]
+        if not self._playing:
+            return self._tell(f"Touch on {name} ignored: no game under way")
+        if self._prompt is not None:
+            return self._tell(f"Touch on {name} ignored: answer the question first")
+        if self._diff or self._pending.kind not in ("clean", "removal"):
+            # A move under way on the board: its reading must not change under the hands.
+            return self._tell(f"Touch on {name} ignored: finish the move on the board first")
+        moves = self.silent_moves_on(cell)
+        if not moves:
+            return self._tell(f"Nothing to choose on {name}")
+        if len(moves) > 1:
+            options = self._choice_prompt([(m,) for m in moves], 0, force_which=True).options
+            what = piece_name(self.variant, self.position.board[cell])
+            self._ask(Prompt("which_move", f"Which change of the {what} on {name}?",
+                             (*options, Option("no", "None: leave it"))), self._current_sig())
+            self._status = replace(self._status, cells=(cell,))
+            return self._decide([], [], evaluate=False)
+        accepted: list[Move] = []
+        # Cells handled before, at rest now, are no part of this choice (nor a move the next
+        # player made meanwhile: see ``_stray``).
+        self._touched.clear()
+        self._accept(moves[0], now, accepted)
+        self._notes[-1] = self._chosen_text(moves[0])
+        self._last_t = now
+        return self._decide(accepted, [])
+
+    def _chosen_text(self, move: Move) -> str:
+        """``Black made the pawn on d7 an illusionary pawn``: a silent move in words."""
+        v = self.variant
+        cell, before, after = move.changes[0]
+        side = side_name(v, v.side_of(before))
+        name = v.geometry.names[cell]
+        old, new = v.kinds[v.kind_of(before)].name, v.kinds[v.kind_of(after)].name
+        if old == new:
+            return f"{side} chose {self.position.move_text(move)} on {name}"
+        return f"{side} made the {old} on {name} {_article(new)}"
+
+    def _tell(self, text: str) -> Decision:
+        """Put ``text`` in front of the status line (in place of the last such text), nothing else."""
+        base = self._told[0] if self._told is not None and self._told[1] is self._status else self._status
+        self._status = replace(base, message=f"{text}. {base.message}" if base.message else text)
+        self._told = (base, self._status)
+        return Decision(self._status, note=text)
 
     def takeback(self, now: int) -> Decision:
         """Undo the last move at the player's request (a button); the board must follow."""

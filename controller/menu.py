@@ -11,7 +11,7 @@ Screens::
     confirm_new Start a new game | Cancel
     pin         a keypad; the settings open with the right digits (no PIN configured: at once)
     settings    Variant | Time control | White's name | Black's name | Back
-    variant     one button per variant
+    variant     one button per variant, VARIANTS_PER_PAGE a page | [More] | Back
     time        No clock | 5+3 | 15+10 | 25+10 | 90+30 | 40/90+30,30+30
     name        an on-screen keyboard; OK sets the name
     message     a line to read (export done, no draw to claim) | OK
@@ -25,6 +25,9 @@ from display.view import Choice, Prompt
 
 TIME_PRESETS = ("none", "5+3", "15+10", "25+10", "90+30", "40/90+30,30+30")
 KEYBOARD = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: Variant buttons on one page of the variant screen: with More and Back, six rows of two
+#: touch-sized buttons whose labels keep their full size on the 800x480 screen.
+VARIANTS_PER_PAGE = 10
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,7 @@ class OperatorMenu:
         self._name_side = 0
         self._unlocked = False
         self._drawing_side = 0
+        self._page = 0  # the variant screen's page
 
     @property
     def is_open(self) -> bool:
@@ -106,8 +110,12 @@ class OperatorMenu:
                                 *[(f"name{i}", f"{name}'s name") for i, name in enumerate(sides)],
                                 ("back", "Back")], 2
         if self.screen == "variant":
-            return "Variant (a new game starts)", [(f"v:{v}", v.capitalize()) for v in self.variants] + [
-                ("back", "Back")], 2
+            pages = self.variant_pages
+            first = self._page * VARIANTS_PER_PAGE
+            shown = [(f"v:{v}", v.capitalize()) for v in self.variants[first:first + VARIANTS_PER_PAGE]]
+            more = [("more", "More")] if self._page + 1 < pages else []
+            page = f" {self._page + 1}/{pages}" if pages > 1 else ""
+            return f"Variant{page} (a new game starts)", shown + more + [("back", "Back")], 2
         if self.screen == "time":
             return "Time control (from the next game)", [
                 (f"t:{t}", "No clock" if t == "none" else t) for t in TIME_PRESETS] + [("back", "Back")], 2
@@ -118,6 +126,10 @@ class OperatorMenu:
         if self.screen == "message":
             return self.message, [("close", "OK")], 1
         raise AssertionError(self.screen)
+
+    @property
+    def variant_pages(self) -> int:
+        return max(1, -(-len(self.variants) // VARIANTS_PER_PAGE))
 
     # -- input ----------------------------------------------------------------------------------------
     def move(self, step: int) -> None:
@@ -158,6 +170,12 @@ class OperatorMenu:
                 self.screen = "settings" if self._unlocked else "pin"
                 self._typed = ""
             return None
+        if screen == "variant" and key == "more":
+            self._page += 1
+            return None
+        if screen == "variant" and key == "back" and self._page:
+            self._page -= 1  # Back leafs back through the pages, then leaves
+            return None
         if key == "back":
             self.screen = "settings" if screen in ("variant", "time", "name") else "main"
             self._typed = ""
@@ -187,6 +205,7 @@ class OperatorMenu:
                 self.screen = "name"
             else:
                 self.screen = key
+                self._page = 0
             return None
         if screen == "variant":
             self.close()

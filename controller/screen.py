@@ -33,6 +33,8 @@ def view_of(session: Session, notice: str = "") -> View:
     message = f"{notice}. {status.message}" if notice else status.message
     noter = variant.rules.turn_note
     note = noter.turn_note(pos) if noter is not None and session.phase == "play" else ""
+    if note and status.kind == "idle" and session.core.touch_cells():
+        note += ", or touch it on the screen"  # (Referee.touch)
     if note:
         message = f"{note}. {message}" if message else note
     texts = NOTATION.texts(pos)

@@ -582,7 +582,7 @@ class Service:
             self.say(note)
 
     def _touch(self, ev, now: int) -> None:
-        from display.window import ChoiceClicked, MenuClicked, QuitRequested
+        from display.window import CellClicked, ChoiceClicked, MenuClicked, QuitRequested
 
         from . import operator
 
@@ -599,6 +599,19 @@ class Service:
                 self._report(self.session.answer(ev.key, now))
             except ValueError as exc:  # the question changed under the finger
                 log.info("touch ignored: %s", exc)
+        elif isinstance(ev, CellClicked) and not self.menu.is_open:
+            # The display's cells are engine cells (it draws the engine's geometry, turned round
+            # or not): no sensor mapping here.
+            try:
+                update = self.session.touch(ev.cell, now)
+            except ValueError as exc:
+                log.info("touch ignored: %s", exc)
+                return
+            if update.accepted:
+                self._moved_at = now  # the touch completed the move: the clock stops now
+            self._report(update)
+            if update.note and update.note not in self.session.status.message:
+                log.info("%s", update.note)
         elif isinstance(ev, QuitRequested):
             self.stopping.set()
 

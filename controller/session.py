@@ -198,6 +198,17 @@ class Session:
             return Update(self.phase, self.status)
         return self._apply(self.core.answer(key, now), now)
 
+    def touch(self, cell: int, now: int) -> Update:
+        """A board cell touched on the screen: the core's choice of the move the board cannot
+        see on that cell (``Referee.touch``); ignored, with a note, while the game is not on
+        or the session's own question is open."""
+        name = self.variant.geometry.names[cell] if 0 <= cell < len(self.position.board) else str(cell)
+        if self._menu is not None:
+            return Update(self.phase, self.status, note=f"touch on {name} ignored: answer the question first")
+        if self.phase != "play":
+            return Update(self.phase, self.status, note=f"touch on {name} ignored: no game under way")
+        return self._apply(self.core.touch(cell, now), now)
+
     def button(self, name: str, now: int) -> Update:
         """A panel input: confirm, takeback, menu, next, previous."""
         prompt = self.status.prompt

@@ -36,7 +36,7 @@ def ring_pixels(surface: pygame.Surface, layout: Layout, cell: int) -> int:
 def test_status_says_who_chooses_and_a_put_back_is_confirmed(tmp_path: Path) -> None:
     session = session_at(tmp_path)
     assert view_of(session).status.startswith(
-        "Black chooses a pawn to make illusionary: lift it and put it back. ")
+        "Black chooses a pawn to make illusionary: lift it and put it back, or touch it on the screen. ")
     d7 = session.position.variant.geometry.index("d7")
     session.event(Event(d7, False, 100))
     session.event(Event(d7, True, 200))

@@ -153,6 +153,7 @@ def test_names_resign_and_export_by_taps(tmp_path: Path, size: tuple[int, int]) 
         for digit in "2468":
             screen.tap(digit)
         screen.tap("Variant")
+        screen.tap("More")  # the second page of variants
         screen.tap("Mathematichess")
         screen.pump(lambda: "needs a board of 169 squares" in screen.title(), "the refusal")
         assert service.variant is CHESS
@@ -183,6 +184,7 @@ def test_new_game_of_another_variant_without_a_board(tmp_path: Path) -> None:
         screen.tap("Menu")
         screen.tap("Settings")  # no PIN configured: straight in
         screen.tap("Variant")
+        screen.tap("More")  # the second page of variants
         screen.tap("Mathematichess")
         screen.pump(lambda: screen.view().geometry.size == 169, "the 13x13 board")
         assert screen.view().title == "Mathematichess" and screen.view().menu is None
