@@ -219,6 +219,10 @@ class Referee:
         #: the piece now there may not be the one that belongs (a victim not put back).
         self._refilled: set[int] = set()
         self._cell_t: dict[int, int] = {}  # cell -> time of its latest event
+        #: cell -> arrival number of its latest event: orders two events of the same millisecond
+        #: (a board reports every change one scan found with that scan's time).
+        self._cell_n: dict[int, int] = {}
+        self._events = 0
         self._lifted_t: dict[int, int] = {}  # cell -> its first lift since the last final move
         self._reply_index: tuple[Shape, MoveIndex] | None = None  # legal moves after the reading
         #: The latest provisional reading since the last final move, with the cells handled
@@ -312,6 +316,8 @@ class Referee:
             self._touched.add(ev.cell)
         self._last_t = ev.t
         self._cell_t[ev.cell] = ev.t
+        self._events += 1
+        self._cell_n[ev.cell] = self._events
         if not ev.down:
             self._lifted_t.setdefault(ev.cell, ev.t)
         self._placed = ev.down
@@ -541,14 +547,24 @@ class Referee:
         sources = {s for s, d in move.relocations if s != d}
         for s, d in move.relocations:
             # (Not along a pushed line: a shoved line flickers in any order.)
-            # (A board that scans its squares in turn reports one scan's changes in square order.)
             if (s != d and d not in sources and not observed[s] and s in cell_t and d in cell_t
-                    and cell_t[d] < cell_t[s] - self.timing.scan_ms):
+                    and self._before(d, s)):
                 before = next(b for c, b, _a in move.changes if c == s)
                 after = next(a for c, _b, a in move.changes if c == d)
                 if before == after:  # (a promotion's new piece may go down before the pawn is off)
                     return False
         return True
+
+    def _before(self, a: int, b: int) -> bool:
+        """Whether the latest event on cell ``a`` came before the latest on cell ``b``. A board
+        that scans its squares in turn reports one scan's changes in square order: there only
+        events more than a scan apart are ordered. Otherwise events of the same millisecond come
+        in the order they happened (a piece put back on the cell the last move took on, then the
+        next player's attacker lifted, in one report: no capture there)."""
+        scan = self.timing.scan_ms
+        if scan:
+            return self._cell_t[a] < self._cell_t[b] - scan
+        return (self._cell_t[a], self._cell_n[a]) < (self._cell_t[b], self._cell_n[b])
 
     def _same_result(self, shapes: list[Shape]) -> list[Shape]:
         """On an identity board the pieces read are the position: moves that lead to the very

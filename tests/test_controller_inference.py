@@ -497,15 +497,16 @@ def test_a_reply_on_the_line_of_a_slider_still_standing_is_the_reply() -> None:
 DGT = Timing(scan_ms=250)
 
 
-def play_timed(events: list[tuple[int, str, bool, str]], fen: str | None = None, timing: Timing = DGT) -> Referee:
+def play_timed(events: list[tuple[int, str, bool, str]], fen: str | None = None, timing: Timing = DGT,
+               variant=CHESS, identity: bool = True) -> Referee:
     """Events at exact times (``(t, cell, placed, piece)``), ticking the core at its deadlines on
     the way, as the service does."""
-    pos = engine.parse_fen(CHESS, fen) if fen else engine.start_position(CHESS)
-    core = Referee(pos, identity=True, timing=timing)
+    pos = engine.parse_fen(variant, fen) if fen else engine.start_position(variant)
+    core = Referee(pos, identity=identity, timing=timing)
     for t, name, placed, piece in events:
         while (d := core.deadline) is not None and d <= t:
             core.tick(d)
-        core.event(Event(cell(name), placed, t, CHESS.parse_symbol(piece) if piece else 0))
+        core.event(Event(variant.geometry.index(name), placed, t, variant.parse_symbol(piece) if piece else 0))
     while (d := core.deadline) is not None:
         before = core.deadline
         core.tick(d)
@@ -554,3 +555,32 @@ def test_a_crossed_cell_a_scanning_board_reports_for_one_whole_scan_is_no_move()
     assert texts(play_timed(events, fen)) == ["a1a5", "e8d8"]
     # Timed for a board that reports as things happen, a3 stood longer than drag_ms: a move.
     assert texts(play_timed(events, fen, timing=T))[0] == "a1a3"
+
+
+# -- two captures on one cell in a row (issue 11) ----------------------------------------------------------
+MEDDLERS_PAWNS = engine.find_variant("meddlers-pawns")
+
+
+def meddlers_pawns_before_the_twin_capture() -> str:
+    """The Meddlers pawns demo just before Black's h4xg3 (his own man), then his meddle h2-h4."""
+    from controller.demo_games import DEMO_GAMES
+
+    pos = engine.start_position(MEDDLERS_PAWNS)
+    for text in DEMO_GAMES["meddlers-pawns"][:30]:
+        pos.push_text(text)
+    return pos.fen()
+
+
+@pytest.mark.parametrize("order", [("g3", "h4"), ("h4", "g3")])
+def test_a_man_put_back_on_the_cell_just_taken_is_no_victim_of_the_next_capture(order: tuple[str, str]) -> None:
+    # h4xg3 is final at 1070; the black pawn on g3 bounces (lifted, put back at 1083) and in the
+    # same report the meddling hand lifts the white pawn on h2, which could take on g3. The board
+    # reports both with one time; the put-back came first, so g3 is no victim: h2-h3-h4 follows.
+    first, second = order
+    events = [(1000, first, False, ""), (1010, second, False, ""), (1040, "g3", True, ""),
+              (1080, "g3", False, ""), (1083, "g3", True, ""), (1083, "h2", False, ""),
+              (1088, "h3", True, ""), (1098, "h3", False, ""), (1108, "h4", True, "")]
+    core = play_timed(events, meddlers_pawns_before_the_twin_capture(), timing=T, variant=MEDDLERS_PAWNS,
+                      identity=False)
+    assert texts(core)[-2:] == ["h4g3", "h2h4"]
+    assert core.status.kind == "idle"
