@@ -29,9 +29,11 @@ the events (a piece arrives after it left):
    holds (the move is read with them);
 6. nothing fits: once still for ``settle_ms`` (``guide_ms`` while a hand holds a piece some
    legal move would put down), try a move and a quick reply together (merged events, moves
-   made while the board was unplugged); if the board is merely half-way through some legal
-   move, the player is still moving; otherwise list each wrong cell with what belongs there
-   (cells refilled meanwhile included: a victim), and go on as soon as the board is right.
+   made while the board was unplugged); failing those, the one legal move the board shows if
+   only its placement was reported before its lift (two boards reporting on their own); if the
+   board is merely half-way through some legal move, the player is still moving; otherwise
+   list each wrong cell with what belongs there (cells refilled meanwhile included: a victim),
+   and go on as soon as the board is right.
 
 A move that only takes pieces off the board (a Mathematichess terminator) looks exactly like a
 piece held in the hand while a move goes on, so it is never accepted on the board's word alone:
@@ -541,10 +543,16 @@ class Referee:
         """A piece arrives after it left: for each piece the move carries from a cell that is
         empty now, the latest event on its destination (a placement) came after that cell's
         lift. (A victim put back before the attacker was lifted is not where the attacker went.)"""
+        return not self._arrived_first(shape)
+
+    def _arrived_first(self, shape: Shape) -> list[int]:
+        """The destinations of ``shape``'s pieces whose latest event came before the lift of
+        the cell the piece leaves (see ``_in_order``)."""
         observed = self._observed
         cell_t = self._cell_t
         move = shape.move
         sources = {s for s, d in move.relocations if s != d}
+        early = []
         for s, d in move.relocations:
             # (Not along a pushed line: a shoved line flickers in any order.)
             if (s != d and d not in sources and not observed[s] and s in cell_t and d in cell_t
@@ -552,8 +560,20 @@ class Referee:
                 before = next(b for c, b, _a in move.changes if c == s)
                 after = next(a for c, _b, a in move.changes if c == d)
                 if before == after:  # (a promotion's new piece may go down before the pawn is off)
-                    return False
-        return True
+                    early.append(d)
+        return early
+
+    def _placed_early(self, index: MoveIndex) -> list[Shape]:
+        """The one legal move the board shows whose pieces were reported put down before they
+        were lifted, each on a cell whose reading shows it (not a victim's cell touched: that
+        is no arrival), or nothing. Two boards that each report on their own, or a board that
+        scans its squares in turn, may report a move's placement before its lift."""
+        shapes = index.match(self._current_sig(), self._touched)
+        if len(shapes) != 1:
+            return []
+        visible = {c for c, _v in shapes[0].sig}
+        early = self._arrived_first(shapes[0])
+        return shapes if early and visible.issuperset(early) else []
 
     def _before(self, a: int, b: int) -> bool:
         """Whether the latest event on cell ``a`` came before the latest on cell ``b``. A board
@@ -862,6 +882,17 @@ class Referee:
                 return
         elif 0 < len(seqs) <= MAX_CHOICES:
             self._ask(self._choice_prompt(seqs, 0, force_which=True, still_moving=in_hand), sig)
+            return
+        early = [] if self._resync or seqs else self._placed_early(index)
+        if early:
+            # Nothing in the events' order explains the board, and it has been still for
+            # ``guide_ms``: it shows one legal move whose placement was reported before its
+            # lift. That is the move (else a game's last move would never end the game): shown
+            # as a provisional reading, final ``settle_ms`` later unless the board changes (a
+            # quick recapture is read in the real order first, by ``explain``).
+            self._set_match(sig, early, index)
+            if self._pending.deadline is not None:
+                self._pending.deadline = max(self._pending.deadline, now + self.timing.settle_ms)
             return
         if self._in_hand():
             self._pending = _Pending("partial", sig)
