@@ -29,9 +29,11 @@ the events (a piece arrives after it left):
    holds (the move is read with them);
 6. nothing fits: once still for ``settle_ms`` (``guide_ms`` while a hand holds a piece some
    legal move would put down), try a move and a quick reply together (merged events, moves
-   made while the board was unplugged); if the board is merely half-way through some legal
-   move, the player is still moving; otherwise list each wrong cell with what belongs there
-   (cells refilled meanwhile included: a victim), and go on as soon as the board is right.
+   made while the board was unplugged); failing those, the one legal move the board shows if
+   only its placement was reported before its lift (two boards reporting on their own); if the
+   board is merely half-way through some legal move, the player is still moving; otherwise
+   list each wrong cell with what belongs there (cells refilled meanwhile included: a victim),
+   and go on as soon as the board is right.
 
 A move that only takes pieces off the board (a Mathematichess terminator) looks exactly like a
 piece held in the hand while a move goes on, so it is never accepted on the board's word alone:
@@ -219,6 +221,10 @@ class Referee:
         #: the piece now there may not be the one that belongs (a victim not put back).
         self._refilled: set[int] = set()
         self._cell_t: dict[int, int] = {}  # cell -> time of its latest event
+        #: cell -> arrival number of its latest event: orders two events of the same millisecond
+        #: (a board reports every change one scan found with that scan's time).
+        self._cell_n: dict[int, int] = {}
+        self._events = 0
         self._lifted_t: dict[int, int] = {}  # cell -> its first lift since the last final move
         self._reply_index: tuple[Shape, MoveIndex] | None = None  # legal moves after the reading
         #: The latest provisional reading since the last final move, with the cells handled
@@ -315,6 +321,8 @@ class Referee:
             self._touched.add(ev.cell)
         self._last_t = ev.t
         self._cell_t[ev.cell] = ev.t
+        self._events += 1
+        self._cell_n[ev.cell] = self._events
         if not ev.down:
             self._lifted_t.setdefault(ev.cell, ev.t)
         self._placed = ev.down
@@ -605,20 +613,48 @@ class Referee:
         """A piece arrives after it left: for each piece the move carries from a cell that is
         empty now, the latest event on its destination (a placement) came after that cell's
         lift. (A victim put back before the attacker was lifted is not where the attacker went.)"""
+        return not self._arrived_first(shape)
+
+    def _arrived_first(self, shape: Shape) -> list[int]:
+        """The destinations of ``shape``'s pieces whose latest event came before the lift of
+        the cell the piece leaves (see ``_in_order``)."""
         observed = self._observed
         cell_t = self._cell_t
         move = shape.move
         sources = {s for s, d in move.relocations if s != d}
+        early = []
         for s, d in move.relocations:
             # (Not along a pushed line: a shoved line flickers in any order.)
-            # (A board that scans its squares in turn reports one scan's changes in square order.)
             if (s != d and d not in sources and not observed[s] and s in cell_t and d in cell_t
-                    and cell_t[d] < cell_t[s] - self.timing.scan_ms):
+                    and self._before(d, s)):
                 before = next(b for c, b, _a in move.changes if c == s)
                 after = next(a for c, _b, a in move.changes if c == d)
                 if before == after:  # (a promotion's new piece may go down before the pawn is off)
-                    return False
-        return True
+                    early.append(d)
+        return early
+
+    def _placed_early(self, index: MoveIndex) -> list[Shape]:
+        """The one legal move the board shows whose pieces were reported put down before they
+        were lifted, each on a cell whose reading shows it (not a victim's cell touched: that
+        is no arrival), or nothing. Two boards that each report on their own, or a board that
+        scans its squares in turn, may report a move's placement before its lift."""
+        shapes = index.match(self._current_sig(), self._touched)
+        if len(shapes) != 1:
+            return []
+        visible = {c for c, _v in shapes[0].sig}
+        early = self._arrived_first(shapes[0])
+        return shapes if early and visible.issuperset(early) else []
+
+    def _before(self, a: int, b: int) -> bool:
+        """Whether the latest event on cell ``a`` came before the latest on cell ``b``. A board
+        that scans its squares in turn reports one scan's changes in square order: there only
+        events more than a scan apart are ordered. Otherwise events of the same millisecond come
+        in the order they happened (a piece put back on the cell the last move took on, then the
+        next player's attacker lifted, in one report: no capture there)."""
+        scan = self.timing.scan_ms
+        if scan:
+            return self._cell_t[a] < self._cell_t[b] - scan
+        return (self._cell_t[a], self._cell_n[a]) < (self._cell_t[b], self._cell_n[b])
 
     def _same_result(self, shapes: list[Shape]) -> list[Shape]:
         """On an identity board the pieces read are the position: moves that lead to the very
@@ -916,6 +952,17 @@ class Referee:
                 return
         elif 0 < len(seqs) <= MAX_CHOICES:
             self._ask(self._choice_prompt(seqs, 0, force_which=True, still_moving=in_hand), sig)
+            return
+        early = [] if self._resync or seqs else self._placed_early(index)
+        if early:
+            # Nothing in the events' order explains the board, and it has been still for
+            # ``guide_ms``: it shows one legal move whose placement was reported before its
+            # lift. That is the move (else a game's last move would never end the game): shown
+            # as a provisional reading, final ``settle_ms`` later unless the board changes (a
+            # quick recapture is read in the real order first, by ``explain``).
+            self._set_match(sig, early, index)
+            if self._pending.deadline is not None:
+                self._pending.deadline = max(self._pending.deadline, now + self.timing.settle_ms)
             return
         if self._in_hand():
             self._pending = _Pending("partial", sig)

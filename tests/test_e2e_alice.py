@@ -119,17 +119,7 @@ def test_the_demo_game_on_two_of_our_boards_on_two_ports(tmp_path: Path) -> None
     assert_frame_shows_both_boards(frame, final_position())
 
 
-#: Known open bug in the inference (controller/inference.py, not ours to change here): a piece put
-#: down before the lift that starts its move is reported (two DGT boards scan on their own, so
-#: the place on board A often comes before the lift on board B; one DGT board does the same for a
-#: move up the board) leaves the referee at "moving" with no deadline until the next event. The
-#: game's last move has none after it. ``chessery replay chess`` with ``place e4 P``, ``sleep 100``,
-#: ``lift e2``, ``sleep 2000`` shows it: "at the end of the script: White moving".
-DGT_PLACE_BEFORE_LIFT = pytest.param("dgt", marks=pytest.mark.xfail(
-    reason="inference: a place reported before its lift never settles (open bug)", strict=False))
-
-
-@pytest.mark.parametrize("kind", [DGT_PLACE_BEFORE_LIFT, "millennium"])
+@pytest.mark.parametrize("kind", ["dgt", "millennium"])
 def test_the_demo_game_on_two_maker_boards(tmp_path: Path, kind: str) -> None:
     """Two DGT or two Millennium boards (their emulators, each with its own scan timing), one
     port each: each driver reports its own 64 squares, the referee reads them as one set. The

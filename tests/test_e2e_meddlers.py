@@ -25,14 +25,7 @@ def ring_pixels(frame: Path) -> int:
     return sum(1 for x in range(0, 470, 2) for y in range(0, 480, 2) if image.get_at((x, y))[:3] == theme.MARK)
 
 
-#: Known open bug (seen 1 run in 2, with or without the engine's speed work): on an occupancy board
-#: the pawns demo's twin captures on one cell (Black's h4xg3, then his meddle h2xg3 taking it back)
-#: are sometimes read as h2g3 provisional and then lost ("Board does not match the game").
-MEDDLERS_PAWNS_TWIN_CAPTURE = pytest.param("meddlers-pawns", False, marks=pytest.mark.xfail(
-    reason="inference: two captures on one cell by the same player's two halves (open bug)", strict=False))
-
-
-@pytest.mark.parametrize("name, identity", [("meddlers", False), ("meddlers", True), MEDDLERS_PAWNS_TWIN_CAPTURE])
+@pytest.mark.parametrize("name, identity", [("meddlers", False), ("meddlers", True), ("meddlers-pawns", False)])
 def test_whole_game_through_the_pty_into_chessery_run(tmp_path: Path, name: str, identity: bool) -> None:
     # the pawns demo has a promotion of the player's own pawn (e2d1q): an occupancy board asks
     # which piece, answered from the script
