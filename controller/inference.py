@@ -648,8 +648,10 @@ class Referee:
                     self._reading = (s, since, drag | ext, ext)
                 return None
             # A piece the mover's piece could take, lifted before the mover's piece left: the
-            # mover's own victim first (not the next player's hand).
-            left = [self._cell_t[a] for a, b in s.move.relocations if a != b and a in self._cell_t]
+            # mover's own victim first (not the next player's hand). When the piece left is its
+            # first lift: a swap refills the cells it leaves, so their latest event is no lift.
+            left = [self._lifted_t.get(a, self._cell_t[a]) for a, b in s.move.relocations
+                    if a != b and a in self._cell_t]
             if left and any(self._cell_t.get(c, 0) < min(left) for c in rest & index.source_cells(s.move)):
                 return None
         return rest, shapes

@@ -18,7 +18,7 @@ import pygame
 import pytest
 
 import engine
-from controller.inference import Event, Referee
+from controller.inference import Decision, Event, Referee
 from controller.replay import Replayer
 from controller.screen import view_of
 from controller.session import Session
@@ -91,6 +91,42 @@ def test_a_swap_is_two_men_changing_cells(identity: bool) -> None:
         accepted = core.answer(core.status.prompt.options[0].key, clock()).accepted
     assert [core.position.move_text(m) for m in accepted] == ["c3f6~"]
     assert RF.symbol(core.position.board[G.index("c3")]) == "d"
+
+
+def timed(fen: str, script: str, identity: bool = False) -> list[tuple[int, str]]:
+    """The moves read from ``script``: "0 -i3, 31 -h3, ..." (ms on the core's clock, then a
+    ``hand`` step), the core ticked at each deadline on the way as the replayer does; each move
+    with the time it was final."""
+    core = referee(fen, identity)
+    pos = engine.parse_fen(RF, fen)
+    out: list[tuple[int, str]] = []
+
+    def note(t: int, decision: Decision) -> None:
+        for move in decision.accepted:
+            out.append((t, pos.move_text(move)))
+            pos.push(move)
+
+    for item in script.split(","):
+        t_text, step = item.split()
+        t = int(t_text)
+        while core.deadline is not None and core.deadline <= t:
+            note(core.deadline, core.tick(core.deadline))
+        m = re.fullmatch(r"([+-])([a-j]\d+)([A-Za-z]?)", step)
+        assert m is not None, step
+        note(t, core.event(Event(G.index(m[2]), m[1] == "+", t, RF.parse_symbol(m[3]) if m[3] else 0)))
+    while core.deadline is not None:
+        note(core.deadline, core.tick(core.deadline))
+    return out
+
+
+def test_a_silent_swap_is_read_while_the_next_player_holds_a_man_the_swapper_could_reach() -> None:
+    # Black's Ximaera on i3 swaps with White's h3; White's hand lifts its Ximaera on h2 (which the
+    # black Ximaera could also swap with) while Black's men are in the air.
+    # The swap's cells are refilled: when its men left is when they were lifted, not put back.
+    fen = "1ghcffchg1/1mA3dxm1/1aa1F1aa2/9a/10/10/1A1A3A2/2AA1A1Ax1/1MXDJJDXM1/1GHC1FCHG1 b - - 0 4"
+    # (Read when the swap is complete, not asked about once White's hand is back: put back on
+    # h2, the Ximaera leaves it open whether Black swapped with h3 or with h2.)
+    assert timed(fen, "0 -i3, 31 -h3, 238 -h2, 259 +h3, 557 +i3, 700 +h2") == [(587, "i3h3~")]
 
 
 def random_game(seed: int, plies: int = 90) -> list[str]:
