@@ -608,10 +608,13 @@ class Referee:
         are none the move could still go on to (a victim a dragged rook is about to take)."""
         expected = self._expected
         lifts = [(c, v) for c, v in self._diff.items() if v == 0 and expected[c]]
-        if not lifts or len(lifts) > 6:
+        if not lifts or len(lifts) > 12:
             return None
+        # A charge or a chain lifts many men of one move: then the next player's hand holds at
+        # most two of the lifted pieces (a swap's two men), which keeps the subsets few.
+        most = len(lifts) if len(lifts) <= 6 else 2
         found: list[tuple[frozenset[int], list[Shape]]] = []
-        for r in range(1, len(lifts) + 1):
+        for r in range(1, most + 1):
             for chosen in combinations(lifts, r):
                 msig = sig - frozenset(chosen)
                 rest = frozenset(c for c, _v in chosen)

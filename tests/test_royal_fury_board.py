@@ -129,6 +129,16 @@ def test_a_silent_swap_is_read_while_the_next_player_holds_a_man_the_swapper_cou
     assert timed(fen, "0 -i3, 31 -h3, 238 -h2, 259 +h3, 557 +i3, 700 +h2") == [(587, "i3h3~")]
 
 
+def test_a_charge_of_six_men_is_read_while_the_next_player_holds_a_man() -> None:
+    # White's Fury e1-e8 takes six men; Black lifts its Fury on f10 before the last two are off,
+    # then swaps it with the white Advancer on f4 (a silent move on an occupancy board).
+    fen = "1ghcffchg1/2xdjjdxm1/maaaaaaaa1/10/10/10/5A4/1AAA1AAAA1/1MXDJJDXM1/1GHCFFCHG1 w - - 1 2"
+    script = ("0 -e1, 90 -e8, 180 +e8, 300 -d8, 380 -e9, 480 -f8, 560 -f10, 680 -d9, 860 -f9, "
+              "900 -f4, 960 +f4, 1080 +f10")
+    # Final settle_ms after its last man is off, as any move that cannot go on.
+    assert timed(fen, script) == [(890, "e1e8"), (1280, "f10f4~")]
+
+
 def random_game(seed: int, plies: int = 90) -> list[str]:
     """A seeded random game favouring moves that take several men (no swaps: see the module's
     limits in docs/controller.md)."""
