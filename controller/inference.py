@@ -465,6 +465,14 @@ class Referee:
                 return
             self._declined = None
         shapes = [s for s in index.match(sig, self._touched) if self._in_order(s)]
+        reading = self._reading
+        if shapes and reading is not None and not reading[0].sig and self._placed and self._silent_then_reply(
+                shapes, reading[0], reading[1]):
+            # A silent move shown (a swap on an occupancy board), then the next player moved one of
+            # its men: the move of that man from the mover's side leaves the swap's other cell
+            # handled for nothing. Moves are made in turn: the swap was the move.
+            self._take_reply(sig, reading[0], reading[1])
+            return
         if shapes:
             self._set_match(sig, shapes, index)
             return
@@ -484,12 +492,7 @@ class Referee:
             # The next player has completed a move on top of the last reading: that reading was
             # the move (moves are made in turn), whatever its piece did meanwhile. (Unless the
             # piece put down rests where a legal move's piece crosses: a swapped man on its way.)
-            shape, since, _cells, _ext = reading
-            self._pending = _Pending("move", sig, (shape,), shape.cells, deadline=self._last_t,
-                                     extra={"since": since, "rest": frozenset(), "reply": True})
-            text = self.position.move_text(shape.move)
-            self._status = Status("moving", f"{to_move} moving: {text} (provisional)", cells=tuple(sorted(diff)),
-                                  provisional=(text,))
+            self._take_reply(sig, reading[0], reading[1])
             return
         if peeled is None:
             peeled = self._peel(sig, index)
@@ -517,6 +520,21 @@ class Referee:
                                   cells=cells)
             return
         self._status = Status("moving", f"{to_move} moving", cells=tuple(sorted(diff)))
+
+    def _take_reply(self, sig: Sig, shape: Shape, since: int) -> None:
+        """The reading ``shape`` was the move: final now, the rest of the board is the reply."""
+        self._pending = _Pending("move", sig, (shape,), shape.cells, deadline=self._last_t,
+                                 extra={"since": since, "rest": frozenset(), "reply": True})
+        text = self.position.move_text(shape.move)
+        self._status = Status("moving", f"{side_name(self.variant, self.position.side)} moving: {text} (provisional)",
+                              cells=tuple(sorted(self._diff)), provisional=(text,))
+
+    def _silent_then_reply(self, shapes: list[Shape], silent: Shape, since: int) -> bool:
+        """The moves matched leave cells of the silent reading handled that they do not involve,
+        and the board is that reading followed by a legal reply."""
+        touched = self._touched
+        return (all(s is not silent and (touched - s.cells) & silent.cells for s in shapes)
+                and self._reply_done(silent, since))
 
     def _victims_left(self, index: MoveIndex) -> tuple[Move, tuple[int, ...]] | None:
         """The legal move the board shows but for men it takes that still stand (``Move.victims``),

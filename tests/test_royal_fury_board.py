@@ -163,6 +163,16 @@ def test_the_other_man_of_a_swap_dragged_home_after_the_mover_is_down_is_no_capt
     assert [text for _t, text in timed(fen, script, True)] == ["e1c3~"]
 
 
+@pytest.mark.parametrize("gap", [0, 20, 60, 150])
+def test_a_silent_swap_followed_at_once_by_a_reply_with_one_of_its_men(gap: int) -> None:
+    # Black's Mimotaur h6 swaps with White's Ximaera on h2 (an occupancy board sees nothing change);
+    # ``gap`` ms after the last man is down, White moves the Ximaera on from h6 to h5. Read alone,
+    # that is Black's Mimotaur h6-h5 with h2 lifted and put back.
+    fen = "1ghcffchg1/1mxdjjdx2/1aaaaaa3/6aa2/7m2/A9/2A3A3/3AAAA1A1/GMXDJJDXM1/2HCFFCHG1 b - - 0 5"
+    script = f"0 -h6, 40 -h2, 130 +h2, 220 +h6, {220 + gap} -h6, {300 + gap} +h5"
+    assert [text for _t, text in timed(fen, script)] == ["h6h2~", "h6h5"]
+
+
 def random_game(seed: int, plies: int = 90, swap: float = SWAP) -> list[str]:
     """A seeded random game favouring moves that take several men, and swaps (chosen with their
     own generator, so a game is the same as without swaps up to its first swap)."""
