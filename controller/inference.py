@@ -1052,10 +1052,16 @@ class Referee:
         pos.push(move)
         accepted.append(move)
         self._after_change(move.changes)
+        ready = self._reply_index
+        if ready is not None and ready[0].move is move:
+            # The legal moves after the reading, indexed ahead by ``prepare``, are the new
+            # position's: the decision that accepts a move does not pay for indexing the next.
+            self._index_cache = ready[1]
+        else:
+            self._retire(ready)
+        self._reply_index = None
         self._touched = set(keep)
         self._refilled &= keep
-        self._retire(self._reply_index)
-        self._reply_index = None
         self._lifted_t = {c: t for c, t in self._lifted_t.items() if c in keep}
         self._reading = None
         self._resync = False

@@ -554,3 +554,29 @@ def test_a_crossed_cell_a_scanning_board_reports_for_one_whole_scan_is_no_move()
     assert texts(play_timed(events, fen)) == ["a1a5", "e8d8"]
     # Timed for a board that reports as things happen, a3 stood longer than drag_ms: a move.
     assert texts(play_timed(events, fen, timing=T))[0] == "a1a3"
+
+
+def test_the_decision_that_accepts_a_prepared_reading_does_not_index_the_next_position() -> None:
+    # prepare() indexed the legal moves after the provisional reading (to tell a reply); once the
+    # reading is the move, that index is the new position's: the accepting decision (the next
+    # player's piece lifted at once) asks the engine for no legal moves.
+    core = Referee(engine.start_position(CHESS))
+    core.event(Event(cell("e2"), False, 0))
+    core.event(Event(cell("e4"), True, 100))
+    core.prepare()
+    calls: list[str] = []
+    position = core.position
+    real = position.legal_moves
+
+    def counted():  # the engine's own generator, counted
+        calls.append(position.fen())
+        return real()
+
+    position.legal_moves = counted  # type: ignore[method-assign]
+    decision = core.event(Event(cell("e7"), False, 400))
+    assert [position.move_text(m) for m in decision.accepted] == []  # a lift alone ends nothing
+    decision = core.tick(core.deadline or 0)
+    assert len(decision.accepted) == 1 and core.status.message.startswith("Black moving")
+    assert calls == []
+    decision = core.event(Event(cell("e5"), True, 500))
+    assert decision.provisional and calls == []
