@@ -661,7 +661,9 @@ class Referee:
         for s in shapes:
             if _takes_only(s.move):
                 return None
-            ext = index.extension_cells(s.sig, touched & s.cells) | index.continuation_cells(s.move, touched)
+            # (A silent move has no signature to extend: see ``_set_match``.)
+            ext = index.extension_cells(s.sig, touched & s.cells) if s.sig else frozenset()
+            ext |= index.continuation_cells(s.move, touched)
             drag = index.drag_cells(s.move)
             if rest & (ext | drag | index.bigger_cells(s.move)):
                 if len(shapes) == 1 and not (rest & (ext | index.bigger_cells(s.move))):

@@ -132,6 +132,14 @@ def test_a_silent_swap_is_read_while_the_next_player_holds_a_man_the_swapper_cou
     assert timed(fen, "0 -i3, 31 -h3, 238 -h2, 259 +h3, 557 +i3, 700 +h2") == [(587, "i3h3~")]
 
 
+def test_a_silent_swap_is_read_while_the_next_player_holds_any_man() -> None:
+    # Black's Fury on e8 swaps with White's Advancer on e3 while White's hand lifts its Harpy on
+    # h3. Every legal move through e3 and e8 contains the swap's (empty) signature: none of them
+    # is the swap going on, so h3 is the next player's hand and the swap is read.
+    fen = "1ghcf1c1g1/1mx3dxm1/1aa1f1a1a1/8a1/10/10/3J4A1/1AAAAAAX2/1MXD1JDhM1/1GHC1FCHG1 b - - 1 4"
+    assert timed(fen, "0 -e3, 70 -e8, 200 +e3, 260 -h3, 300 +e8, 700 +h3") == [(500, "e8e3~")]
+
+
 def test_a_charge_of_six_men_is_read_while_the_next_player_holds_a_man() -> None:
     # White's Fury e1-e8 takes six men; Black lifts its Fury on f10 before the last two are off,
     # then swaps it with the white Advancer on f4 (a silent move on an occupancy board).
