@@ -46,7 +46,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
-from engine import Move, Position
+from engine import Move, Position, Variant
 
 from .messages import piece_name, side_name, wanted_text
 from .signatures import EMPTY_SIG, MoveIndex, Shape, Sig, explain, looks, seen
@@ -543,6 +543,14 @@ class Referee:
                 return
             self._declined = None
         shapes = [s for s in index.match(sig, self._touched) if self._in_order(s)]
+        reading = self._reading
+        if shapes and reading is not None and not reading[0].sig and self._placed and self._silent_then_reply(
+                shapes, reading[0], reading[1]):
+            # A silent move shown (a swap on an occupancy board), then the next player moved one of
+            # its men: the move of that man from the mover's side leaves the swap's other cell
+            # handled for nothing. Moves are made in turn: the swap was the move.
+            self._take_reply(sig, reading[0], reading[1])
+            return
         if shapes:
             self._set_match(sig, shapes, index)
             return
@@ -558,15 +566,11 @@ class Referee:
             peeled = self._peel(sig, index)
         if (peeled is None and reading is not None and self._placed and self._latest not in reading[3]
                 and not (self._latest in reading[2] and self._slid_on(reading[0]))
-                and self._reply_done(reading[0], reading[1])):
+                and self._reply_done(reading[0], reading[1]) and not self._resting(index)):
             # The next player has completed a move on top of the last reading: that reading was
-            # the move (moves are made in turn), whatever its piece did meanwhile.
-            shape, since, _cells, _ext = reading
-            self._pending = _Pending("move", sig, (shape,), shape.cells, deadline=self._last_t,
-                                     extra={"since": since, "rest": frozenset(), "reply": True})
-            text = self.position.move_text(shape.move)
-            self._status = Status("moving", f"{to_move} moving: {text} (provisional)", cells=tuple(sorted(diff)),
-                                  provisional=(text,))
+            # the move (moves are made in turn), whatever its piece did meanwhile. (Unless the
+            # piece put down rests where a legal move's piece crosses: a swapped man on its way.)
+            self._take_reply(sig, reading[0], reading[1])
             return
         if peeled is None:
             peeled = self._peel(sig, index)
@@ -578,6 +582,11 @@ class Referee:
         # away: worked out as soon as the burst of differences is in, unless a hand still holds
         # a piece that some legal move would put down (then only after ``guide_ms``).
         wait = self.timing.settle_ms if self._resync or not self._in_hand() else self.timing.guide_ms
+        if wait == self.timing.settle_ms and not self._resync and self._resting(index):
+            # A piece of a move under way rests on a cell it crosses (a swapped man dragged
+            # while the other is in the hand): a move and a capture there only if it stays.
+            t = self.timing
+            wait = max(t.drag_ms, t.scan_ms + SCAN_MARGIN_MS) if t.scan_ms else t.drag_ms
         self._pending = _Pending("unmatched", sig, deadline=self._last_t + wait)
         left = self._victims_left(index)
         if left is not None:
@@ -589,6 +598,21 @@ class Referee:
                                   cells=cells)
             return
         self._status = Status("moving", f"{to_move} moving", cells=tuple(sorted(diff)))
+
+    def _take_reply(self, sig: Sig, shape: Shape, since: int) -> None:
+        """The reading ``shape`` was the move: final now, the rest of the board is the reply."""
+        self._pending = _Pending("move", sig, (shape,), shape.cells, deadline=self._last_t,
+                                 extra={"since": since, "rest": frozenset(), "reply": True})
+        text = self.position.move_text(shape.move)
+        self._status = Status("moving", f"{side_name(self.variant, self.position.side)} moving: {text} (provisional)",
+                              cells=tuple(sorted(self._diff)), provisional=(text,))
+
+    def _silent_then_reply(self, shapes: list[Shape], silent: Shape, since: int) -> bool:
+        """The moves matched leave cells of the silent reading handled that they do not involve,
+        and the board is that reading followed by a legal reply."""
+        touched = self._touched
+        return (all(s is not silent and (touched - s.cells) & silent.cells for s in shapes)
+                and self._reply_done(silent, since))
 
     def _victims_left(self, index: MoveIndex) -> tuple[Move, tuple[int, ...]] | None:
         """The legal move the board shows but for men it takes that still stand (``Move.victims``),
@@ -714,10 +738,13 @@ class Referee:
         are none the move could still go on to (a victim a dragged rook is about to take)."""
         expected = self._expected
         lifts = [(c, v) for c, v in self._diff.items() if v == 0 and expected[c]]
-        if not lifts or len(lifts) > 6:
+        if not lifts or len(lifts) > 12:
             return None
+        # A charge or a chain lifts many men of one move: then the next player's hand holds at
+        # most two of the lifted pieces (a swap's two men), which keeps the subsets few.
+        most = len(lifts) if len(lifts) <= 6 else 2
         found: list[tuple[frozenset[int], list[Shape]]] = []
-        for r in range(1, len(lifts) + 1):
+        for r in range(1, most + 1):
             for chosen in combinations(lifts, r):
                 msig = sig - frozenset(chosen)
                 rest = frozenset(c for c, _v in chosen)
@@ -740,7 +767,9 @@ class Referee:
         for s in shapes:
             if _takes_only(s.move):
                 return None
-            ext = index.extension_cells(s.sig, touched & s.cells) | index.continuation_cells(s.move, touched)
+            # (A silent move has no signature to extend: see ``_set_match``.)
+            ext = index.extension_cells(s.sig, touched & s.cells) if s.sig else frozenset()
+            ext |= index.continuation_cells(s.move, touched)
             drag = index.drag_cells(s.move)
             if rest & (ext | drag | index.bigger_cells(s.move)):
                 if len(shapes) == 1 and not (rest & (ext | index.bigger_cells(s.move))):
@@ -754,8 +783,10 @@ class Referee:
                     self._reading = (s, since, drag | ext, ext)
                 return None
             # A piece the mover's piece could take, lifted before the mover's piece left: the
-            # mover's own victim first (not the next player's hand).
-            left = [self._cell_t[a] for a, b in s.move.relocations if a != b and a in self._cell_t]
+            # mover's own victim first (not the next player's hand). When the piece left is its
+            # first lift: a swap refills the cells it leaves, so their latest event is no lift.
+            left = [self._lifted_t.get(a, self._cell_t[a]) for a, b in s.move.relocations
+                    if a != b and a in self._cell_t]
             if left and any(self._cell_t.get(c, 0) < min(left) for c in rest & index.source_cells(s.move)):
                 return None
         return rest, shapes
@@ -845,6 +876,15 @@ class Referee:
             move = shape.move
             touched = self._touched - rest
             ext = index.extension_cells(shape.sig, touched & shape.cells) if shape.sig else frozenset()
+            # A piece put down on a cell some bigger move's piece crosses (the other man of a
+            # swap dragged home) is that move going on, not the next player's; such cells, and
+            # pieces put back where they stood outside every bigger move (touched, not moved),
+            # do not rule the bigger move out.
+            crossed = self._crossed(index, move)
+            if crossed:
+                bigger = index.bigger_cells(move)
+                touched = {c for c in touched
+                           if c in shape.cells or (c not in crossed and (c in bigger or c in self._diff))}
             ext |= index.continuation_cells(move, touched)
             # A piece put down and then men lifted (the victims of a charge or a chain) is no
             # piece sliding on: only a reading whose latest event put a piece down may be a drag.
@@ -868,7 +908,12 @@ class Referee:
             since = prev.extra.get("since") if prev.kind == "move" and prev.shapes == (shape,) else None
             if since is None and self._reading is not None and self._reading[0] is shape:
                 since = self._reading[1]
-            self._pending = _Pending("move", sig, (shape,), shape.cells | ext | drag, deadline=start + wait,
+            involved = shape.cells | ext | drag | crossed
+            if self._placed and self._latest not in involved and not t.scan_ms:
+                # The board shows the move since a piece was put down elsewhere (the next
+                # player's silent swap done on top of it): the mover is done, as in ``event``.
+                wait, start = 0, self._last_t
+            self._pending = _Pending("move", sig, (shape,), involved, deadline=start + wait,
                                      extra={"since": since if since is not None else self._last_t,
                                             "rest": rest})
             self._reading = (shape, self._pending.extra["since"], drag | ext, ext)
@@ -1007,6 +1052,38 @@ class Referee:
         mine = [(c, v) for c, v in diff if not (v == 0 and expected[c] and side_of(board[c]) != side)]
         return bool(mine) and len(mine) < len(diff) and self._partial_of_a_move(mine, placed)
 
+    def _crossed(self, index: MoveIndex, move: Move) -> frozenset[int]:
+        """Cells strictly between the ends of the pieces carried by the legal moves of several
+        pieces that involve every cell of ``move`` (``MoveIndex.bigger_moves``)."""
+        return frozenset(c for big in index.bigger_moves(move) for a, b in big.relocations
+                         for c in _between(self.variant, a, b))
+
+    def _resting(self, index: MoveIndex) -> bool:
+        """The piece just put down rests on a cell strictly between the two ends of one of the
+        pieces some legal move of several pieces carries (a swap), and the rest of the
+        differences are that move's pieces lifted or already where it puts them: the piece is
+        being dragged along its way. (A move of one piece resting on its way is a legal move
+        itself: ``MoveIndex.drag_cells``.)"""
+        cell = self._latest
+        value = self._diff.get(cell)
+        if not self._placed or not value:
+            return False
+        board = self.position.board
+        side, side_of = self.position.side, self.variant.side_of
+        # (Pieces of the other sides lifted meanwhile are the next player's hand.)
+        others = [(c, v) for c, v in self._diff.items()
+                  if c != cell and not (v == 0 and board[c] and side_of(board[c]) != side)]
+        for shapes in index.by_sig.values():
+            for s in shapes:
+                if (len(s.move.relocations) < 2 or cell in s.cells
+                        or not all(c in s.cells and (v == 0 or (c, v) in s.sig) for c, v in others)):
+                    continue
+                for a, b in s.move.relocations:
+                    if (a != b and seen(board[a], self.identity, self._look) == value
+                            and cell in _between(self.variant, a, b)):
+                        return True
+        return False
+
     def _partial_of_a_move(self, items: list[tuple[int, int]], placed: int) -> bool:
         # Cells emptied and refilled meanwhile must be the move's too (a victim's cell): a
         # piece put on a cell no legal move of the lifted piece reaches is no move under way.
@@ -1094,10 +1171,16 @@ class Referee:
         pos.push(move)
         accepted.append(move)
         self._after_change(move.changes)
+        ready = self._reply_index
+        if ready is not None and ready[0].move is move:
+            # The legal moves after the reading, indexed ahead by ``prepare``, are the new
+            # position's: the decision that accepts a move does not pay for indexing the next.
+            self._index_cache = ready[1]
+        else:
+            self._retire(ready)
+        self._reply_index = None
         self._touched = set(keep)
         self._refilled &= keep
-        self._retire(self._reply_index)
-        self._reply_index = None
         self._lifted_t = {c: t for c, t in self._lifted_t.items() if c in keep}
         self._reading = None
         self._resync = False
@@ -1192,6 +1275,18 @@ def _put_back(move: Move, look: tuple[int, ...] | None) -> bool:
     a lift and a put-back of the same man. (Triscacia's pawn turned queen is a man replaced.)"""
     return (look is not None and bool(move.changes) and not move.relocations
             and all(b and a and look[b] == look[a] for _c, b, a in move.changes))
+
+
+def _between(variant: Variant, a: int, b: int) -> list[int]:
+    """Cells strictly between ``a`` and ``b`` on one straight line (none if not on a line)."""
+    coords = variant.geometry.coords
+    (x0, y0), (x1, y1) = coords[a], coords[b]
+    dx, dy = x1 - x0, y1 - y0
+    n = max(abs(dx), abs(dy))
+    if not (dx == 0 or dy == 0 or abs(dx) == abs(dy)) or n < 2:
+        return []
+    ray = variant.geometry.ray(a, ((dx > 0) - (dx < 0), (dy > 0) - (dy < 0)))
+    return list(ray[:n - 1]) if len(ray) >= n and ray[n - 1] == b else []
 
 
 def _article(name: str) -> str:

@@ -160,6 +160,14 @@ class MoveIndex:
                 cells |= s.cells
         return frozenset(cells)
 
+    def bigger_moves(self, move: Move) -> list[Move]:
+        """The legal moves of several pieces that involve every cell of ``move`` (those of
+        ``bigger_cells``)."""
+        if not self._multi or not move.changes:
+            return []
+        own = {c for c, _b, _a in move.changes}
+        return [s.move for s in self._multi.get(move.changes[0][0], ()) if s.move is not move and own <= s.cells]
+
     def source_cells(self, move: Move) -> frozenset[int]:
         """Cells of every legal move that carries a piece from a cell ``move`` carries one from:
         where else the pieces in the mover's hand may be going."""

@@ -626,3 +626,29 @@ def test_a_man_put_back_on_the_cell_just_taken_is_no_victim_of_the_next_capture(
     core = play_timed([*events[:6], (3500, "e1", False, "")], meddlers_pawns_before_the_twin_capture(), timing=T,
                       variant=MEDDLERS_PAWNS, identity=False)
     assert texts(core)[-1] == "h4g3" and core.status.kind != "idle"
+
+
+def test_the_decision_that_accepts_a_prepared_reading_does_not_index_the_next_position() -> None:
+    # prepare() indexed the legal moves after the provisional reading (to tell a reply); once the
+    # reading is the move, that index is the new position's: the accepting decision (the next
+    # player's piece lifted at once) asks the engine for no legal moves.
+    core = Referee(engine.start_position(CHESS))
+    core.event(Event(cell("e2"), False, 0))
+    core.event(Event(cell("e4"), True, 100))
+    core.prepare()
+    calls: list[str] = []
+    position = core.position
+    real = position.legal_moves
+
+    def counted():  # the engine's own generator, counted
+        calls.append(position.fen())
+        return real()
+
+    position.legal_moves = counted  # type: ignore[method-assign]
+    decision = core.event(Event(cell("e7"), False, 400))
+    assert [position.move_text(m) for m in decision.accepted] == []  # a lift alone ends nothing
+    decision = core.tick(core.deadline or 0)
+    assert len(decision.accepted) == 1 and core.status.message.startswith("Black moving")
+    assert calls == []
+    decision = core.event(Event(cell("e5"), True, 500))
+    assert decision.provisional and calls == []

@@ -1,7 +1,8 @@
 """Royal Fury on a sensor board: a charge or a chain takes several men, lifted in any order; the
 screen names the men still to come off (read from the move's own effects, nothing per variant);
-a swap moves two men. Real pygame surfaces (SDL dummy driver), a real SQLite store, the
-generic inference core; the project's hand model plays whole games."""
+a swap moves two men, also dragged across the board, also with the next player's hand at work.
+Real pygame surfaces (SDL dummy driver), a real SQLite store, the generic inference core; the
+project's hand model plays whole games."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import pygame
 import pytest
 
 import engine
-from controller.inference import Event, Referee
+from controller.inference import Decision, Event, Referee
 from controller.replay import Replayer
 from controller.screen import view_of
 from controller.session import Session
@@ -35,6 +36,8 @@ G = RF.geometry
 #: White's Capricorn on c2 charges e4: the two black men next to e4 (e5, f4) fall; b2 (next to
 #: its start only) stays.
 SEEDS = range(6)
+#: How often a game swaps when it can.
+SWAP = 0.3
 CHARGE = "10/10/10/10/10/4a5/5a4/10/1aC7/10 w - - 0 1"
 
 
@@ -93,22 +96,113 @@ def test_a_swap_is_two_men_changing_cells(identity: bool) -> None:
     assert RF.symbol(core.position.board[G.index("c3")]) == "d"
 
 
-def random_game(seed: int, plies: int = 90) -> list[str]:
-    """A seeded random game favouring moves that take several men (no swaps: see the module's
-    limits in docs/controller.md)."""
+def timed(fen: str, script: str, identity: bool = False) -> list[tuple[int, str]]:
+    """The moves read from ``script``: "0 -i3, 31 -h3, ..." (ms on the core's clock, then a
+    ``hand`` step), the core ticked at each deadline on the way as the replayer does; each move
+    with the time it was final."""
+    core = referee(fen, identity)
+    pos = engine.parse_fen(RF, fen)
+    out: list[tuple[int, str]] = []
+
+    def note(t: int, decision: Decision) -> None:
+        for move in decision.accepted:
+            out.append((t, pos.move_text(move)))
+            pos.push(move)
+
+    for item in script.split(","):
+        t_text, step = item.split()
+        t = int(t_text)
+        while core.deadline is not None and core.deadline <= t:
+            note(core.deadline, core.tick(core.deadline))
+        m = re.fullmatch(r"([+-])([a-j]\d+)([A-Za-z]?)", step)
+        assert m is not None, step
+        note(t, core.event(Event(G.index(m[2]), m[1] == "+", t, RF.parse_symbol(m[3]) if m[3] else 0)))
+    while core.deadline is not None:
+        note(core.deadline, core.tick(core.deadline))
+    return out
+
+
+def test_a_silent_swap_is_read_while_the_next_player_holds_a_man_the_swapper_could_reach() -> None:
+    # Black's Ximaera on i3 swaps with White's h3; White's hand lifts its Ximaera on h2 (which the
+    # black Ximaera could also swap with) while Black's men are in the air.
+    # The swap's cells are refilled: when its men left is when they were lifted, not put back.
+    fen = "1ghcffchg1/1mA3dxm1/1aa1F1aa2/9a/10/10/1A1A3A2/2AA1A1Ax1/1MXDJJDXM1/1GHC1FCHG1 b - - 0 4"
+    # (Read when the swap is complete, not asked about once White's hand is back: put back on
+    # h2, the Ximaera leaves it open whether Black swapped with h3 or with h2.)
+    assert timed(fen, "0 -i3, 31 -h3, 238 -h2, 259 +h3, 557 +i3, 700 +h2") == [(587, "i3h3~")]
+
+
+def test_a_silent_swap_is_read_while_the_next_player_holds_any_man() -> None:
+    # Black's Fury on e8 swaps with White's Advancer on e3 while White's hand lifts its Harpy on
+    # h3. Every legal move through e3 and e8 contains the swap's (empty) signature: none of them
+    # is the swap going on, so h3 is the next player's hand and the swap is read.
+    fen = "1ghcf1c1g1/1mx3dxm1/1aa1f1a1a1/8a1/10/10/3J4A1/1AAAAAAX2/1MXD1JDhM1/1GHC1FCHG1 b - - 1 4"
+    assert timed(fen, "0 -e3, 70 -e8, 200 +e3, 260 -h3, 300 +e8, 700 +h3") == [(500, "e8e3~")]
+
+
+def test_a_charge_of_six_men_is_read_while_the_next_player_holds_a_man() -> None:
+    # White's Fury e1-e8 takes six men; Black lifts its Fury on f10 before the last two are off,
+    # then swaps it with the white Advancer on f4 (a silent move on an occupancy board).
+    fen = "1ghcffchg1/2xdjjdxm1/maaaaaaaa1/10/10/10/5A4/1AAA1AAAA1/1MXDJJDXM1/1GHCFFCHG1 w - - 1 2"
+    script = ("0 -e1, 90 -e8, 180 +e8, 300 -d8, 380 -e9, 480 -f8, 560 -f10, 680 -d9, 860 -f9, "
+              "900 -f4, 960 +f4, 1080 +f10")
+    # Final settle_ms after its last man is off, as any move that cannot go on.
+    assert timed(fen, script) == [(890, "e1e8"), (1280, "f10f4~")]
+
+
+@pytest.mark.parametrize("identity", [False, True], ids=["occupancy", "identity"])
+def test_a_swapped_man_dragged_across_the_board_is_no_move_and_capture(identity: bool) -> None:
+    # White's Ximaera on h3 swaps with the black Advancer on h7. Both lifted, the Advancer is
+    # slid down to h3 resting on h6, h5, h4 (each for under drag_ms), then the Ximaera up to h7.
+    # Resting on h6 with h3 and h7 empty, the board reads as h3h6 and the Advancer taking on h6.
+    fen = "mghcffc1g1/2xdjjdxm1/1aaaaa2a1/6aa2/10/10/1MA2J4/2AAAAAXA1/2XD1JDhM1/1GHCFFCHG1 w - - 2 5"
+    script = ("0 -h7, 28 -h3, 95 +h6a, 173 -h6, 174 +h5a, 251 -h5, 269 +h4a, 346 -h4, 355 +h3a, "
+              "414 +h4X, 428 -h4, 446 +h5X, 490 -h5, 518 +h6X, 587 -h6, 595 +h7X")
+    assert [text for _t, text in timed(fen, script, identity)] == ["h3h7~"]
+    if identity:  # a piece that stays on a crossed cell longer than drag_ms: the move and the capture
+        assert [text for _t, text in timed(fen, "0 -h7, 28 -h3, 95 +h6a", identity)] == ["h3h6", "h7h6"]
+
+
+def test_the_other_man_of_a_swap_dragged_home_after_the_mover_is_down_is_no_capture() -> None:
+    # White's Fury e1 lands on c3 (the black Ximaera there in the hand: that reads as e1c3, a
+    # capture), then the Ximaera is slid home to e1 by way of d2 (crossed by the Fury as well).
+    fen = "2hc1a1hg1/2g4fm1/1mAa3FG1/1a5a2/10/7d2/3AA5/1Ax1A1AAA1/1MD1JJDXM1/3CF1CHG1 w - - 3 11"
+    script = "0 -e1, 60 -c3, 130 +d2F, 200 -d2, 215 +c3F, 260 +d2x, 400 -d2, 457 +e1x"
+    assert [text for _t, text in timed(fen, script, True)] == ["e1c3~"]
+
+
+@pytest.mark.parametrize("gap", [0, 20, 60, 150])
+def test_a_silent_swap_followed_at_once_by_a_reply_with_one_of_its_men(gap: int) -> None:
+    # Black's Mimotaur h6 swaps with White's Ximaera on h2 (an occupancy board sees nothing change);
+    # ``gap`` ms after the last man is down, White moves the Ximaera on from h6 to h5. Read alone,
+    # that is Black's Mimotaur h6-h5 with h2 lifted and put back.
+    fen = "1ghcffchg1/1mxdjjdx2/1aaaaaa3/6aa2/7m2/A9/2A3A3/3AAAA1A1/GMXDJJDXM1/2HCFFCHG1 b - - 0 5"
+    script = f"0 -h6, 40 -h2, 130 +h2, 220 +h6, {220 + gap} -h6, {300 + gap} +h5"
+    assert [text for _t, text in timed(fen, script)] == ["h6h2~", "h6h5"]
+
+
+def random_game(seed: int, plies: int = 90, swap: float = SWAP) -> list[str]:
+    """A seeded random game favouring moves that take several men, and swaps (chosen with their
+    own generator, so a game is the same as without swaps up to its first swap)."""
     rng = random.Random(seed)
+    swap_rng = random.Random(-1 - seed)
     pos = engine.start_position(RF)
     out: list[str] = []
     for _ in range(plies):
         if pos.outcome() is not None:
             break
-        moves = [m for m in pos.legal_moves() if len(m.relocations) < 2]
-        if not moves:
+        moves = pos.legal_moves()
+        swaps = [m for m in moves if len(m.relocations) == 2]
+        moves = [m for m in moves if len(m.relocations) < 2]
+        if swaps and swap_rng.random() < swap:
+            move = swap_rng.choice(swaps)
+        elif moves:
+            multi = [m for m in moves if len(m.victims) > 1]
+            takes = [m for m in moves if m.victims]
+            pool = multi if multi and rng.random() < 0.8 else takes if takes and rng.random() < 0.6 else moves
+            move = rng.choice(pool)
+        else:
             break
-        multi = [m for m in moves if len(m.victims) > 1]
-        takes = [m for m in moves if m.victims]
-        pool = multi if multi and rng.random() < 0.8 else takes if takes and rng.random() < 0.6 else moves
-        move = rng.choice(pool)
         out.append(pos.move_text(move))
         pos.push(move)
     return out
@@ -139,6 +233,22 @@ def test_the_hand_model_lifts_the_men_of_one_move_in_differing_orders() -> None:
             pos.push(move)
     assert len(in_order) >= 10
     assert True in in_order and False in in_order  # in board order, and in others
+
+
+def test_the_hand_models_games_swap_and_drag_swapped_men_across_the_board() -> None:
+    swapped = dragged = 0
+    for seed in SEEDS:
+        moves, lines, plies = scripted(seed, True)
+        pos = engine.start_position(RF)
+        for ply, text in enumerate(moves):
+            move = pos.parse_move(text)
+            if len(move.relocations) == 2:
+                swapped += 1
+                placed = {G.index(line.split()[1]) for line, p in zip(lines, plies, strict=True)
+                          if p == ply and line.startswith("place")}
+                dragged += bool(placed - {c for c, _b, _a in move.changes})  # resting on a crossed cell
+            pos.push(move)
+    assert swapped >= 15 and dragged >= 5
 
 
 @pytest.mark.parametrize("identity", [False, True], ids=["occupancy", "identity"])
