@@ -53,7 +53,7 @@ def first_half(pos, move) -> bool:
                 or index.continuation_cells(move, shape.cells))
 
 
-def bench(kind: str, n_moves: int, game: list[str] | None = None) -> tuple[float, float]:
+def bench(kind: str, n_moves: int, given: list[str] | None = None) -> tuple[float, float]:
     from controller.board_map import SensorMap
     from controller.config import Config, GpioConfig
     from controller.service import Service
@@ -61,7 +61,7 @@ def bench(kind: str, n_moves: int, game: list[str] | None = None) -> tuple[float
     from firmware_bridge.boards.emulators import EMULATORS
 
     variant = engine.find_variant("chess")
-    moves = game or random_game(variant, n_moves, seed=3)
+    moves = given or random_game(variant, n_moves, seed=3)
     style = Style(think_ms=400, hand_ms=120, capture="alternate", slide=True, slide_rest_ms=5, identity=True)
     commands = parse_script("\n".join(script_for_moves(variant, moves, style)), variant)
     from firmware_bridge.simboard import SimBoard
