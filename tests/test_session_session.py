@@ -151,6 +151,7 @@ def test_after_the_game_a_board_that_no_longer_shows_its_end_is_guided_to_the_ne
     for frm, to in (("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")):
         move(session, clock, frm, to)
     first = session.game_id
+    assert first is not None
     assert session.status.message == "Game over: 0-1 (checkmate). Set up the pieces for a new game"
     assert not session.status.fixes  # the board shows the game's end: nothing to light yet
     # The cable was out while the players cleared up: the board comes back showing neither the
