@@ -4,6 +4,7 @@ round, and the dump that corrects what field updates got wrong."""
 
 from __future__ import annotations
 
+import os
 import queue
 import random
 from collections.abc import Iterator
@@ -78,7 +79,7 @@ def test_dgt_connects_with_the_start_position_and_identity(dgt) -> None:
     assert link.ping() < 1.0
 
 
-def test_chessery_status_reads_a_maker_board(dgt) -> None:
+def test_chessery_status_reads_a_maker_board(dgt, tmp_path) -> None:
     """The status file's entry for a DGT board: its own firmware text, no boot id (these boards
     say nothing of their boots); it used to stop the status thread."""
     from controller.status import link_status
@@ -87,6 +88,14 @@ def test_chessery_status_reads_a_maker_board(dgt) -> None:
     entry = link_status(link)
     assert (entry["state"], entry["firmware"], entry["boot_id"], entry["board_id"]) == ("connected", "3.1", None,
                                                                                          f"{12345:08x}")
+    # The line a person reads, from the file as written: the version the emulator replied (3, 1)
+    # reads 3.1 (it once read 3...1, the text joined letter by letter like our firmware's numbers).
+    from controller.status import format_status, read_status, write_status
+
+    path = tmp_path / "status.json"
+    write_status(path, {"pid": os.getpid(), "running": True, "updated": 0.0, "boards": [entry]})
+    lines = format_status(read_status(path), now=0.0)
+    assert any("firmware 3.1," in line for line in lines), lines
 
 
 def test_dgt_field_updates_become_events_in_scan_order(dgt) -> None:
