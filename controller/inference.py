@@ -900,6 +900,14 @@ class Referee:
             # (``rest``) says nothing about whether the mover is done.
             own = [self._cell_t[c] for c in self._touched - rest if c in self._cell_t]
             start = max(own) if own and rest else self._last_t
+            deadline = start + wait
+            if drag and not ext and t.scan_ms:
+                # What a scanning board can tell is whether the piece still stands where it was
+                # reported when the scan comes round to that square again: one scan after *that*
+                # report, whatever the board reported since (a lift later in square order).
+                landed = [self._cell_t[d] for s, d in move.relocations if s != d and d in self._cell_t]
+                if landed:
+                    deadline = max(start + t.settle_ms, max(landed) + drag_wait)
             prev = self._pending
             # The cells handled up to the first moment the board showed this move: what is
             # handled later is the next player's (see ``_fire``).
@@ -912,8 +920,8 @@ class Referee:
             if self._placed and self._latest not in involved and not t.scan_ms:
                 # The board shows the move since a piece was put down elsewhere (the next
                 # player's silent swap done on top of it): the mover is done, as in ``event``.
-                wait, start = 0, self._last_t
-            self._pending = _Pending("move", sig, (shape,), involved, deadline=start + wait,
+                deadline = self._last_t
+            self._pending = _Pending("move", sig, (shape,), involved, deadline=deadline,
                                      extra={"since": since if since is not None else self._last_t,
                                             "rest": rest})
             self._reading = (shape, self._pending.extra["since"], drag | ext, ext)

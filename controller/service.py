@@ -477,6 +477,7 @@ class Service:
             self._track(index, ev)
             if not self._synced:
                 return  # part of the board the first sync reads
+            self._follow_scan()
             cell = self.map.cell_of[ev.cell] if 0 <= ev.cell < self.map.sensors else -1
             if cell < 0:
                 return
@@ -632,9 +633,7 @@ class Service:
             if self.config.identity == "auto" and link.hello is not None:
                 self.session.set_identity(link.hello.identity, self.now())
             if link.hello is not None:
-                # A board scanning slower than its events need (DGT) says so: the referee's
-                # windows and its trust in the order of events follow its scan.
-                self.session.set_scan(max(getattr(lk.hello, "scan_ms", 0) if lk.hello else 0 for lk in self.links))
+                self._follow_scan()
             if first and len(self._connected) == len(self.links):
                 t = min(int((status.host_time - self._t0) * 1000), self.now())
                 self._report(self.session.sync(self._readings(), t))
@@ -649,6 +648,11 @@ class Service:
         elif status.state is LinkState.DISCONNECTED or status.state is LinkState.CONNECTING:
             self._notice = f"Board disconnected ({link.name}). Play on: the game catches up when it is back"
         self._leds = None  # a reconnected board lost its lights
+
+    def _follow_scan(self) -> None:
+        """A board scanning slower than its events need (DGT) says so, and says it again as it
+        learns its own scan: the referee's windows and its trust in the order of events follow."""
+        self.session.set_scan(max(getattr(lk.hello, "scan_ms", 0) if lk.hello else 0 for lk in self.links))
 
     def _track(self, index: int, ev) -> None:
         """Keep the port's board picture: the link promises each event fits its latest status

@@ -36,7 +36,8 @@ from dataclasses import dataclass, replace
 import engine
 from engine import Outcome, Position, Variant
 
-from .inference import RESYNC_PLIES, Decision, Event, Option, Prompt, Referee, Status, Timing
+from .inference import RESYNC_PLIES, Decision, Event, Fix, Option, Prompt, Referee, Status, Timing
+from .messages import wanted_text
 from .pgn import export_pgn
 from .signatures import explain
 from .store import GameStore, StoreError
@@ -419,11 +420,20 @@ class Session:
 
     def _over_status(self) -> Status:
         outcome = self._agreed or self.core.outcome or self.position.outcome()
-        if outcome is None:
-            return Status("idle", "Game over")
-        result = self._result(outcome)
-        return Status("idle", f"Game over: {result} ({outcome.termination.replace('_', ' ')}). Set up the pieces "
-                              f"for a new game")
+        head = "Game over" if outcome is None else \
+            f"Game over: {self._result(outcome)} ({outcome.termination.replace('_', ' ')})"
+        observed = self.core.observed
+        if observed == tuple(_readings(self.position, self.identity)):
+            return Status("idle", f"{head}. Set up the pieces for a new game")
+        # The board no longer shows the game's end (the players are putting the pieces back, or
+        # it came back from a cable pull showing something else): what is left to do is the new
+        # game's set-up, so say which cells still differ from the start, as the set-up does.
+        start = _readings(self._start, self.identity)
+        fixes = tuple(Fix(c, self._start.board[c], have) for c, (want, have) in enumerate(zip(start, observed,
+                                                                                              strict=True))
+                      if want != have)
+        return Status("setup", f"{head}. For a new game, set up: "
+                               + ", ".join(wanted_text(self.variant, f.cell, f.want) for f in fixes), fixes=fixes)
 
     # -- export ---------------------------------------------------------------------------------------
     def pgn(self) -> str:

@@ -4,7 +4,9 @@ round, and the dump that corrects what field updates got wrong."""
 
 from __future__ import annotations
 
+import os
 import queue
+import random
 from collections.abc import Iterator
 
 import pytest
@@ -77,7 +79,7 @@ def test_dgt_connects_with_the_start_position_and_identity(dgt) -> None:
     assert link.ping() < 1.0
 
 
-def test_chessery_status_reads_a_maker_board(dgt) -> None:
+def test_chessery_status_reads_a_maker_board(dgt, tmp_path) -> None:
     """The status file's entry for a DGT board: its own firmware text, no boot id (these boards
     say nothing of their boots); it used to stop the status thread."""
     from controller.status import link_status
@@ -86,6 +88,14 @@ def test_chessery_status_reads_a_maker_board(dgt) -> None:
     entry = link_status(link)
     assert (entry["state"], entry["firmware"], entry["boot_id"], entry["board_id"]) == ("connected", "3.1", None,
                                                                                          f"{12345:08x}")
+    # The line a person reads, from the file as written: the version the emulator replied (3, 1)
+    # reads 3.1 (it once read 3...1, the text joined letter by letter like our firmware's numbers).
+    from controller.status import format_status, read_status, write_status
+
+    path = tmp_path / "status.json"
+    write_status(path, {"pid": os.getpid(), "running": True, "updated": 0.0, "boards": [entry]})
+    lines = format_status(read_status(path), now=0.0)
+    assert any("firmware 3.1," in line for line in lines), lines
 
 
 def test_dgt_field_updates_become_events_in_scan_order(dgt) -> None:
@@ -291,3 +301,54 @@ def test_run_rejects_an_unknown_board_kind_in_one_line(capsys) -> None:
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--board: invalid choice: 'novag'" in err
+
+
+def test_scan_period_measures_from_pairs_of_field_updates() -> None:
+    from firmware_bridge.boards.dgt_scan import ScanPeriod, _period
+
+    assert _period(220, 0) == 220  # the same square on the next visit: one scan
+    assert _period(330, 32) == 220  # half a scan on, then a whole one
+    assert _period(660, 0) == 220  # three scans: 330 (two) and 165 (four) are out of range
+    assert _period(110, 32) is None  # half a scan: a few ms of jitter would be a large error
+    assert _period(885, 32) is None  # 3.5 scans of 253 or 4.5 of 197: no telling
+    assert ScanPeriod().ms == 250  # nothing measured: the slowest DGT scan
+    for period in (205, 221, 300, 450):
+        scan = ScanPeriod()
+        declared = []
+        for t, square in board_updates(period, 60):
+            scan.observe(square, t)
+            declared.append(scan.ms)
+        if period < 250:  # learnt within a few updates, a little above the board's own
+            assert scan.measures >= 8 and period <= scan.ms <= period + 4 and period <= declared[10] <= period + 4
+        else:  # a board slower than any DGT board is never taken for a faster one
+            assert set(declared) == {250}
+
+
+def board_updates(period: float, n: int) -> list[tuple[float, int]]:
+    """When a board scanning every ``period`` ms reports changes the hands make at random
+    moments on random squares (at the square's next visit, 5-8 ms on the line)."""
+    rng = random.Random(period)
+    t = 0.0
+    out = []
+    for _ in range(n):
+        t += rng.uniform(30, 700)
+        square = rng.randrange(64)
+        visit = t - t % period + square / 64 * period
+        out.append((visit + (period if visit < t else 0) + rng.uniform(5, 8), square))
+    return sorted(out)
+
+
+def test_dgt_declares_the_scan_its_field_updates_show() -> None:
+    with DgtEmulator("chess", scan_ms=205) as board:
+        link = open_board("dgt", board.path).start()
+        try:
+            assert link.wait_connected(TIMEOUT)
+            assert link.hello is not None and link.hello.scan_ms == 250
+            moves = [("e2", "e4"), ("e7", "e5"), ("g1", "f3"), ("b8", "c6"), ("f1", "c4"), ("g8", "f6"),
+                     ("d2", "d3"), ("f8", "c5")]
+            board.play("".join(f"lift {a}\nplace {b}\nsleep 260\n" for a, b in moves), timeout=TIMEOUT)
+            events_until(link, 2 * len(moves))
+            assert link.hello is not None and 205 <= link.hello.scan_ms <= 215
+            assert link.stats["field_updates"] == 2 * len(moves)
+        finally:
+            link.close()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from controller.inference import Event, Referee, Timing
+from controller.inference import SCAN_MARGIN_MS, Event, Referee, Timing
 from controller.replay import Replayer
 from firmware_bridge.script import parse_script
 
@@ -652,3 +652,21 @@ def test_the_decision_that_accepts_a_prepared_reading_does_not_index_the_next_po
     assert calls == []
     decision = core.event(Event(cell("e5"), True, 500))
     assert decision.provisional and calls == []
+
+
+def test_a_slide_that_could_go_on_is_final_one_scan_after_its_square_was_reported() -> None:
+    # a5 comes 32 squares before a1 in the scan: the rook's new square is reported 125 ms before
+    # its old one. Only a5's next scan (at 1250) can show the rook gone on, so the move is final
+    # then (plus the margin), not one scan after the lift's report.
+    fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
+    events = [(1000, "a5", True, "R"), (1125, "a1", False, "")]
+    core = play_timed(events[:1], fen)
+    core.event(Event(cell("a1"), False, 1125))
+    wait = max(DGT.drag_ms, DGT.scan_ms + SCAN_MARGIN_MS)
+    assert core.deadline == 1000 + wait
+    assert not core.tick(1000 + wait - 1).accepted and texts(core) == []
+    assert [core.position.move_text(m) for m in core.tick(1000 + wait).accepted] == ["a1a5"]
+    # The rook went on to a6 just after the scan passed a6: the next scan finds a5 empty (1250)
+    # before the deadline, and a6 (1469) is the move.
+    events += [(1250, "a5", False, ""), (1469, "a6", True, "R")]
+    assert texts(play_timed(events, fen)) == ["a1a6"]

@@ -122,15 +122,19 @@ def test_restart_accepts_a_move_made_while_the_service_was_down(tmp_path: Path) 
     assert store.game(resumed.game_id).moves == ("e2e4", "g8f6")
 
 
-def test_game_over_then_setting_up_starts_a_new_game(tmp_path: Path) -> None:
-    clock = Clock()
+def mated(tmp_path: Path, clock: Clock) -> tuple[Session, GameStore, int]:
+    """A session whose first game ended in the fool's mate; and that game's id."""
     session, store, _path = started(tmp_path, clock)
     for frm, to in (("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")):
         move(session, clock, frm, to)
-    first = session.game_id
-    assert first is not None
-    assert session.phase == "over"
+    assert session.game_id is not None and session.phase == "over"
     assert session.status.message == "Game over: 0-1 (checkmate). Set up the pieces for a new game"
+    return session, store, session.game_id
+
+
+def test_game_over_then_setting_up_starts_a_new_game(tmp_path: Path) -> None:
+    clock = Clock()
+    session, store, first = mated(tmp_path, clock)
     record = store.game(first)
     assert (record.result, record.termination) == ("0-1", "checkmate")
     # The players put the pieces back: the queen first, then the pawns.
@@ -142,6 +146,26 @@ def test_game_over_then_setting_up_starts_a_new_game(tmp_path: Path) -> None:
     update = session.event(Event(cell("f2"), True, clock()))
     assert update.phase == "play" and session.game_id != first
     assert store.game(first).moves == ("f2f3", "e7e5", "g2g4", "d8h4")  # the old game is kept
+
+
+def test_after_the_game_a_board_that_no_longer_shows_its_end_is_guided_to_the_new_games_setup(
+        tmp_path: Path) -> None:
+    clock = Clock()
+    session, store, first = mated(tmp_path, clock)
+    assert not session.status.fixes  # the board shows the game's end: nothing to light yet
+    # The cable was out while the players cleared up: the board comes back showing neither the
+    # game's end nor a new game (the queen and two pawns put back, the h1 rook and b8 knight off).
+    board = list(START)
+    board[cell("h1")] = board[cell("b8")] = 0
+    update = session.sync(board, clock())
+    assert update.phase == "over" and session.game_id == first
+    assert update.status.message == ("Game over: 0-1 (checkmate). For a new game, set up: h1: white rook, "
+                                     "b8: black knight")
+    assert {f.cell for f in update.status.fixes} == {cell("h1"), cell("b8")}  # the lights show them too
+    session.event(Event(cell("h1"), True, clock()))
+    update = session.event(Event(cell("b8"), True, clock()))
+    assert update.phase == "play" and session.game_id != first
+    assert store.game(first).moves == ("f2f3", "e7e5", "g2g4", "d8h4")
 
 
 def test_takeback_button_after_mate_reopens_the_game(tmp_path: Path) -> None:

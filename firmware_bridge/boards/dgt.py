@@ -10,6 +10,15 @@ inference reads them as it reads any sensor events. They are never trusted alone
 board has been quiet for ``quiet_ms`` after an update, the driver asks for a dump and delivers
 whatever differs as synthetic corrections.
 
+The referee trusts that a piece rests where it was reported once the scan has come round to
+that square again with no change (``Timing.scan_ms``): one scan after the report. So the driver
+declares the board's scan period, learnt from when its field updates arrive (``dgt_scan``;
+250 ms, the slowest DGT scan, until it knows), and keeps the line from the board free while a
+report may be due: for one scan and :data:`REPORT_MARGIN_MS` after a field update it asks
+nothing the board answers (a dump takes 70 ms on the line, a serial number 8 ms, and a field
+update would wait behind them), so the quiet dump comes after that and liveness polls and
+periodic dumps wait for it.
+
 Liveness: the serial number is asked every ``poll_ms`` (and a dump every ``check_ms``, since a
 field update lost whole leaves no other trace); no message for ``silence_timeout`` or an
 I/O error ends the session, and the driver reconnects and resynchronises from a dump.
@@ -25,26 +34,34 @@ import logging
 from typing import Any, ClassVar
 
 from . import dgt_codec as D
+from .dgt_scan import ScanPeriod
 from .driver import BoardDriver, BoardInfo
 
 log = logging.getLogger(__name__)
+
+#: After a field update, how long beyond one scan a report of the next visit may still come
+#: (the line's 5 ms per update, the reader's wake-up).
+REPORT_MARGIN_MS = 20
+#: A field update is a timing measure when nothing came from the board for this long before it
+#: (its own 5 bytes take 5.2 ms at 9600 baud: a shorter gap means it waited on the line).
+IDLE_BEFORE_S = 0.008
 
 
 class DgtDriver(BoardDriver):
     kind = "dgt"
     serial_options: ClassVar[dict[str, Any]] = {"baudrate": 9600, "bytesize": 8, "parity": "N", "stopbits": 1}
 
-    #: The slowest full scan of a DGT board (200-250 ms): one scan's field updates come in square
-    #: order, and a piece standing for less than a scan may never be reported.
-    scan_ms = 250
-
-    def __init__(self, url: str, *, quiet_ms: int = 60, poll_ms: int = 1000, check_ms: int = 3000,
+    def __init__(self, url: str, *, quiet_ms: int | None = None, poll_ms: int = 1000, check_ms: int = 3000,
                  **options: Any) -> None:
-        """``quiet_ms``: after the last field update, wait this long, then compare with a dump.
+        """``quiet_ms``: after the last field update, wait this long, then compare with a dump
+        (default: one scan and ``REPORT_MARGIN_MS``, the least that keeps the line free).
         ``poll_ms``: ask the serial number this often (liveness). ``check_ms``: compare with a
         dump this often anyway (a field update lost whole leaves no other trace)."""
         super().__init__(url, **options)
         self.quiet_ms = quiet_ms
+        self.scan = ScanPeriod()
+        self._heard_at = 0.0  # when the latest message from the board arrived
+        self._updated_at: float | None = None  # ... the latest field update
         self.poll_ms = poll_ms
         self.check_ms = check_ms
         self._checked = 0.0
@@ -73,12 +90,30 @@ class DgtDriver(BoardDriver):
         self._polled = now
         self._write(bytes((D.SEND_SERIALNR,)))
 
+    @property
+    def scan_ms(self) -> int:
+        """The board's full scan period as far as the driver knows it (see ``dgt_scan``)."""
+        return self.scan.ms
+
+    def _report_due(self, now: float) -> bool:
+        """A field update may still come of a square's next visit after the latest report."""
+        return self._updated_at is not None and now - self._updated_at < (self.scan_ms + REPORT_MARGIN_MS) / 1000
+
     def _handle(self, message: D.DgtMessage, now: float) -> None:
+        idle = now - self._heard_at >= IDLE_BEFORE_S
+        self._heard_at = now
         match message:
             case D.FieldUpdate(square, piece):
                 self.counts["field_updates"] += 1
+                if idle:
+                    before = self.scan.ms
+                    self.scan.observe(square, now * 1000)
+                    if self.scan.ms != before and self.hello is not None:
+                        self._update_info()
                 self._square_changed(square, piece, now)
-                self._dump_due = now + self.quiet_ms / 1000
+                self._updated_at = now
+                quiet = self.quiet_ms if self.quiet_ms is not None else self.scan_ms + REPORT_MARGIN_MS
+                self._dump_due = now + quiet / 1000
             case D.BoardDump(pieces):
                 self.counts["dumps"] += 1
                 self._dump_asked = None
@@ -112,6 +147,8 @@ class DgtDriver(BoardDriver):
             self._ask_board(now)
         if self._dump_asked is not None and now - self._dump_asked > self.retry_interval:
             self._ask_board(now)
+        if self._report_due(now):
+            return  # what the board answers would stand on the line in front of a report
         if now - self._polled > self.poll_ms / 1000:
             self._send_ping(now)
         if now - self._checked > self.check_ms / 1000 and self._dump_asked is None:
