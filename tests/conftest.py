@@ -31,13 +31,16 @@ def mock_pins():
 
 @pytest.fixture
 def rig(tmp_path):
-    """``rig(faults="", **config)``: a started tests.service_rig.Rig (the simulated board with
-    those faults, a service on it with those Config fields); all stopped afterwards."""
+    """``rig(faults="", variant=None, **config)``: a started tests.service_rig.Rig (the simulated
+    board with those faults, of that variant (chess if None), a service on it with those Config
+    fields); all stopped afterwards."""
     from tests.service_rig import Rig
 
     rigs: list[Rig] = []
 
-    def make(faults: str = "", **config) -> Rig:
+    def make(faults: str = "", variant=None, **config) -> Rig:
+        if variant is not None:
+            config["variant"] = variant
         rigs.append(Rig(tmp_path, faults, **config))
         rigs[-1].service.start()
         return rigs[-1]

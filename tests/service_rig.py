@@ -25,12 +25,12 @@ class Rig:
     GPIO unless given). What the service committed and showed is noted, and wakes whoever waits
     on ``changed``."""
 
-    def __init__(self, tmp_path: Path, faults: str, **config) -> None:
-        self.board = SimBoard(CHESS, faults=faults).start()
+    def __init__(self, tmp_path: Path, faults: str, variant: engine.Variant = CHESS, **config) -> None:
+        self.board = SimBoard(variant, faults=faults).start()
         self.store = GameStore(tmp_path / "games.sqlite3")
         config.setdefault("gpio", GpioConfig(enabled=False))
-        self.service = Service(Config(port=(self.board.path,), **config), CHESS, self.store,
-                               SensorMap(CHESS), print_moves=False)
+        self.service = Service(Config(port=(self.board.path,), **config), variant, self.store,
+                               SensorMap(variant), print_moves=False)
         self.changed = threading.Condition()
         self.accepted: list[tuple[int | None, str]] = []  # (game, move) as committed
         self.accepted_at: list[int] = []  # the service's clock (ms) when each was committed

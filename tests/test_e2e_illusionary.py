@@ -169,3 +169,35 @@ def test_the_four_choices_touched_on_the_screen_then_the_game_on_the_board(tmp_p
     assert "Nothing to choose on e4" in err.getvalue() and "Black made the pawn on d7" in err.getvalue()
     image = pygame.image.load(str(tmp_path / "frame.png"))  # the last frame, as written for the operator
     assert theme.MARK in {image.get_at((x, y))[:3] for x in range(0, 480, 2) for y in range(0, 480, 2)}
+
+
+def test_a_touch_after_a_choice_made_on_the_board_is_clocked_from_that_choice(rig) -> None:
+    """Black chooses on the board (lift, put back, answer yes), White by a touch 400 ms later:
+    White's clock pays for those 400 ms. The service used to time a move from its last placement
+    on the board, Black's put-back, and charged White nothing."""
+    from display.window import CellClicked, ChoiceClicked
+
+    r = rig(variant=ILL, time_control="5")
+    r.wait(lambda: r.service.session.phase == "play" and r.service.clock is not None)
+    r.board.start_script([c for c in parse_script("lift d7\nplace d7\nsleep 5\nlift d7\nsleep 5\nplace d7", ILL)])
+    r.wait(lambda: bool(r.statuses) and r.statuses[-1].prompt is not None)
+    prompt = r.statuses[-1].prompt
+    assert prompt is not None and prompt.kind == "confirm"
+    yes = [o.key for o in prompt.options].index("yes")
+    r.service.inputs.put(("touch", ChoiceClicked(yes, "yes")))
+    r.wait(lambda: len(r.accepted) == 1)
+    threading.Event().wait(0.4)  # White thinks: time passing, not waiting for a thread
+    touched_at = r.service.now()
+    r.service.inputs.put(("touch", CellClicked(ILL.geometry.index("d2"))))
+    r.wait(lambda: len(r.accepted) == 2)
+    assert [m for _g, m in r.accepted] == ["d7d7~p", "d2d2~p"]
+    # The clock is saved after the update is handed out: a touch on an empty cell, answered on
+    # the same thread, is shown only after it.
+    r.service.inputs.put(("touch", CellClicked(ILL.geometry.index("e4"))))
+    r.wait(lambda: "Nothing to choose on e4" in r.statuses[-1].message)
+    game_id = r.service.session.game_id
+    assert game_id is not None and r.service.clock is not None
+    _black, white = r.service.clock.extras.ply_clocks(game_id, 2)
+    thought = touched_at - r.accepted_at[0]
+    assert thought >= 400
+    assert white is not None and 300_000 - white >= thought - 5  # charged up to the touch
