@@ -833,10 +833,12 @@ class DemoBoard:
         script.write_text("\n".join(lines) + "\n", encoding="utf-8")
         self.done = threading.Event()
         command = [sys.executable, "-m", "controller.cli", "sim-board", "--variant", variant.name, "--script",
-                   str(script), "--link", str(Path(self._dir.name) / "board")]
+                   str(script), "--link", str(Path(self._dir.name) / "board"), "--while-stdin-open"]
         if faults:
             command += ["--faults", faults]
-        self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True,
+        # Its stdin is a pipe nobody writes to: when this process dies, however it dies, the
+        # pipe closes and the board stops instead of serving a pty nobody reads, for ever.
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                      cwd=Path(__file__).resolve().parent.parent)
         assert self.proc.stdout is not None
         self.path = self.proc.stdout.readline().strip()

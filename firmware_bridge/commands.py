@@ -6,7 +6,9 @@ two boards played as two boards on two ports (``--split``, and always with ``--p
 dgt|millennium``, whose boards have 64 squares) prints one path a line, board A's first
 (``--link PATH``: ``PATH.1``, ``PATH.2``). When the
 script is done, a line ``done`` follows; the board keeps serving (heartbeats, snapshots, lights)
-until interrupted or, with ``--linger MS``, for that long.
+until interrupted or, with ``--linger MS``, for that long; with ``--while-stdin-open`` it also
+stops (at any point) when its standard input reaches its end, so a board started by a process
+that dies, even by ``kill -9``, does not outlive it.
 
 ``--protocol dgt|millennium`` plays the script as a DGT or Millennium board instead
 (``firmware_bridge.boards.emulators``, docs/boards.md), with the same output contract.
@@ -73,6 +75,10 @@ def cmd_sim_board(args: argparse.Namespace) -> int:
         stop.set()
 
     previous = signal.signal(signal.SIGTERM, on_signal)
+    if args.while_stdin_open:
+        # The process that started this board may die without a word (kill -9): the OS closes
+        # its end of our stdin then, which is the one notice that always comes.
+        threading.Thread(target=_stop_at_eof, args=(stop,), name="stdin watch", daemon=True).start()
     board.start()
     try:
         print("\n".join(board.paths) if split else board.path, flush=True)
@@ -89,6 +95,15 @@ def cmd_sim_board(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGTERM, previous)
         sys.stdout.flush()
     return 0
+
+
+def _stop_at_eof(stop: threading.Event) -> None:
+    try:
+        while sys.stdin.buffer.read(4096):
+            pass
+    except (OSError, ValueError):
+        pass
+    stop.set()
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -121,6 +136,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-wait", action="store_true", help="play at once instead of waiting for a host")
     p.add_argument("--linger", type=_nonnegative, help="after the script, keep serving this many ms (default: "
                                                        "until interrupted)")
+    p.add_argument("--while-stdin-open", action="store_true",
+                   help="stop when standard input reaches its end (the process that started the board is gone)")
     p.add_argument("--debounce-ms", type=_nonnegative, default=10, help="firmware debounce time (default 10)")
     p.add_argument("--heartbeat-ms", type=_nonnegative, default=250, help="heartbeat interval (default 250)")
     p.set_defaults(handler=cmd_sim_board)

@@ -99,3 +99,28 @@ def test_missing_script_file(tmp_path):
     out, err = proc.communicate(timeout=WAIT)
     assert proc.returncode == 2 and out == ""
     assert "nope.txt: cannot read script" in err
+
+
+def test_a_demo_board_stops_when_the_process_that_started_it_is_killed(tmp_path: Path) -> None:
+    """``chessery run`` with no port starts ``sim-board`` as a child (controller.service.DemoBoard).
+    Killed with -9, it cannot stop its board: the board must notice by itself (its stdin closes)
+    and not serve a pty nobody reads for ever."""
+    parent = subprocess.Popen(
+        [sys.executable, "-c", "import engine, sys, threading\n"
+         "from controller.service import DemoBoard\n"
+         "board = DemoBoard(engine.find_variant('chess'), ['lift e2', 'place e4'])\n"
+         "print(board.proc.pid, board.path, flush=True)\n"
+         "threading.Event().wait()\n"],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, text=True)
+    try:
+        pid_text, path = read_line(parent).split()
+        board = os.pidfd_open(int(pid_text))
+        assert os.path.lexists(path)
+        assert not select.select([board], [], [], 0.5)[0], "the board stopped while its parent lived"
+        parent.kill()
+        ready, _, _ = select.select([board], [], [], 20)
+        assert ready, "the board outlived the process that started it"
+        os.close(board)
+    finally:
+        parent.kill()
+        parent.wait(WAIT)
