@@ -646,7 +646,11 @@ class Service:
             self._notice = never_connected(link.name, self.config.port[index] if index < len(self.config.port)
                                            else link.name)
         elif status.state is LinkState.DISCONNECTED or status.state is LinkState.CONNECTING:
-            self._notice = f"Board disconnected ({link.name}). Play on: the game catches up when it is back"
+            if self.session.phase == "over":  # nothing left to catch up
+                self._notice = (f"Board disconnected ({link.name}). The game is over and stored; "
+                                "plug the board back in for a new game")
+            else:
+                self._notice = f"Board disconnected ({link.name}). Play on: the game catches up when it is back"
         self._leds = None  # a reconnected board lost its lights
 
     def _follow_scan(self) -> None:

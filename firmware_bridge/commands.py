@@ -17,6 +17,7 @@ that dies, even by ``kill -9``, does not outlive it.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
@@ -98,10 +99,12 @@ def cmd_sim_board(args: argparse.Namespace) -> int:
 
 
 def _stop_at_eof(stop: threading.Event) -> None:
+    # The raw descriptor, not sys.stdin: a daemon thread blocked inside a buffered reader makes
+    # the interpreter's shutdown fail loudly ("could not acquire lock ... <stdin>").
     try:
-        while sys.stdin.buffer.read(4096):
+        while os.read(0, 4096):
             pass
-    except (OSError, ValueError):
+    except OSError:
         pass
     stop.set()
 
