@@ -231,3 +231,24 @@ def test_link_errors_get_a_periodic_log_line_when_they_grew(tmp_path: Path) -> N
     assert all(part.split(" ")[1] in ("bad_crc", "truncated", "oversized", "wrong_version", "unknown_type",
                                       "bad_payload", "gaps", "inconsistent", "silences", "resets")
                or part.split(" ")[1].startswith("board_") for part in counts)
+
+
+def test_a_cable_pulled_after_the_game_ended_promises_no_catch_up(tmp_path: Path) -> None:
+    # Fool's mate, then the cable is out for a while (before the 9th action: nothing follows).
+    board = SimBoard(CHESS, faults="unplug=3000@9").start()
+    store = GameStore(tmp_path / "g.db")
+    service = Service(Config(port=(board.path,)), CHESS, store, SensorMap(CHESS), print_moves=False,
+                      status_path=tmp_path / "s.json")
+    try:
+        start(service)
+        board.start_script("lift f2\nplace f3\nsleep 100\nlift e7\nplace e5\nsleep 100\nlift g2\nplace g4\n"
+                           "sleep 100\nlift d8\nplace h4\nsleep 300\nlift h4\n")
+        data = wait_status(service, lambda d: d["game"]["message"].startswith("Board disconnected"))
+        assert data["game"]["phase"] == "over"
+        assert data["game"]["message"] == (f"Board disconnected ({board.path}). The game is over and stored; "
+                                           "plug the board back in for a new game")
+        assert store.game(store.game_ids()[-1]).result == "0-1"
+    finally:
+        service.stop()
+        board.stop()
+        store.close()
