@@ -321,7 +321,13 @@ class Session:
     def _new_game_on_board(self, now: int) -> Update | None:
         """No game under way and the board came back as the start plus a few moves: start that
         game (None when the board shows no such thing)."""
-        if self.phase == "play" or not self._moves_from_start():
+        if self.phase == "play":
+            return None
+        if self.phase == "over" and list(self.core.observed) == _readings(self.core.position, self.identity):
+            # The ended game is still on the board (a short game's end is also "the start plus
+            # a few moves"): no new game until the board shows one.
+            return None
+        if not self._moves_from_start():
             return None
         return self._start_from_board(now, "")
 

@@ -72,3 +72,16 @@ def test_a_game_reset_during_the_outage_is_asked_about_and_kept(rig) -> None:
     r.wait(lambda: (2, "d2d4") in r.accepted)
     r.finish()
     assert r.games() == [(("e2e4", "e7e5"), "*", "abandoned"), (("d2d4",), "*", "")]
+
+
+def test_a_short_game_still_on_the_board_after_a_cable_pull_starts_no_new_game(rig) -> None:
+    # Fool's mate ends the game; 1.5 s later the cable is out for 500 ms while a pawn is lifted,
+    # and it is put back later. The board shows the ended game's last position, which is also
+    # "the start plus four moves": it used to start a new game and ask in which order they came.
+    r = rig("unplug=500@9")
+    mate = "\n".join(FOOLS_MATE.strip().splitlines()[:11])
+    r.board.play(mate + "\nsleep 1500\nlift a2\nsleep 800\nplace a2\nsleep 300\n", timeout=TIMEOUT)
+    r.finish()
+    assert r.board.boots == 2  # it really was unplugged
+    assert r.games() == [(("f2f3", "e7e5", "g2g4", "d8h4"), "0-1", "checkmate")]
+    assert r.service.session.phase == "over" and r.service.session.status.kind == "idle"
