@@ -94,6 +94,18 @@ class Timing:
     #: in square order, not in the hands' order, and keeps a piece resting on a crossed cell on
     #: the board's word until the next scan sees it gone; the service sets it from the board.
     scan_ms: int = 0
+    #: The drag wait the board asks for (0: ``drag_ms``): a board that reports every change
+    #: within one scan of it (a Millennium board) shows a piece going on from a square within
+    #: a scan, so two scans and a margin tell a rest from a pause on the way, and the goal is
+    #: the board's own. The service sets it from the board, unless the configuration file sets
+    #: ``drag_ms`` (then the owner's wait holds on every board).
+    board_drag_ms: int = 0
+
+    def drag_wait(self) -> int:
+        """How long a piece that may be on its way along a line must rest, after its report,
+        before the move is final."""
+        drag = self.board_drag_ms or self.drag_ms
+        return max(drag, self.scan_ms + SCAN_MARGIN_MS) if self.scan_ms else drag
 
 
 @dataclass(frozen=True)
@@ -585,8 +597,7 @@ class Referee:
         if wait == self.timing.settle_ms and not self._resync and self._resting(index):
             # A piece of a move under way rests on a cell it crosses (a swapped man dragged
             # while the other is in the hand): a move and a capture there only if it stays.
-            t = self.timing
-            wait = max(t.drag_ms, t.scan_ms + SCAN_MARGIN_MS) if t.scan_ms else t.drag_ms
+            wait = self.timing.drag_wait()
         self._pending = _Pending("unmatched", sig, deadline=self._last_t + wait)
         left = self._victims_left(index)
         if left is not None:
@@ -894,7 +905,7 @@ class Referee:
             # On a board that scans its squares in turn, a piece resting on a crossed cell for any
             # time under one scan is reported there for exactly one scan (until the scan comes
             # round again), and the gap to a castling's second piece may grow by up to one scan.
-            drag_wait = max(t.drag_ms, t.scan_ms + SCAN_MARGIN_MS) if t.scan_ms else t.drag_ms
+            drag_wait = t.drag_wait()
             wait = t.prefix_ms + t.scan_ms if ext else drag_wait if drag else t.settle_ms
             # Timed from the mover's last event: the next player lifting a piece meanwhile
             # (``rest``) says nothing about whether the mover is done.

@@ -655,8 +655,10 @@ class Service:
 
     def _follow_scan(self) -> None:
         """A board scanning slower than its events need (DGT) says so, and says it again as it
-        learns its own scan: the referee's windows and its trust in the order of events follow."""
+        learns its own scan: the referee's windows and its trust in the order of events follow.
+        A board may ask for its own drag wait (Millennium); with several boards, the longest."""
         self.session.set_scan(max(getattr(lk.hello, "scan_ms", 0) if lk.hello else 0 for lk in self.links))
+        self.session.set_board_drag(max(getattr(lk.hello, "drag_ms", 0) if lk.hello else 0 for lk in self.links))
 
     def _track(self, index: int, ev) -> None:
         """Keep the port's board picture: the link promises each event fits its latest status

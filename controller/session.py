@@ -72,6 +72,7 @@ class Session:
         self.identity = identity
         self.timing = timing or Timing()
         self.config_scan_ms = self.timing.scan_ms
+        self.config_drag_ms = self.timing.drag_ms
         self.game_id: int | None = None
         self.resumed = False
         self.selected = 0
@@ -144,6 +145,15 @@ class Session:
         scan_ms = max(scan_ms, self.config_scan_ms)
         if scan_ms != self.timing.scan_ms:
             self.timing = replace(self.timing, scan_ms=scan_ms)
+            self.core.timing = self.timing
+
+    def set_board_drag(self, drag_ms: int) -> None:
+        """Learnt from the board: the drag wait it asks for (see ``Timing.board_drag_ms``),
+        unless the configuration file set ``drag_ms``."""
+        if self.config_drag_ms != Timing.drag_ms:
+            drag_ms = 0
+        if drag_ms != self.timing.board_drag_ms:
+            self.timing = replace(self.timing, board_drag_ms=drag_ms)
             self.core.timing = self.timing
 
     def prepare(self) -> None:

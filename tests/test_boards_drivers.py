@@ -137,7 +137,10 @@ def test_millennium_lights_the_corners_of_a_square() -> None:
         try:
             assert link.wait_connected(TIMEOUT)
             assert link.hello is not None and link.hello.leds
-            assert board.settings[0x02] == 4 and board.settings[0x01] == 20  # debounced reports, 41 ms scans
+            # Every change reported by the scan that sees it, 41 ms scans; the referee's drag
+            # wait follows them: two scans and a margin.
+            assert board.settings[0x02] == 3 and board.settings[0x01] == 20
+            assert link.hello.drag_ms == 117
             link.set_leds([0], "blink")  # a1: wire square 56, corners at LEDs 8, 9, 17, 18 (1-based 9, 10, 18, 19)
             link.ping()
             lit = [i for i, p in enumerate(board.led_patterns) if p]

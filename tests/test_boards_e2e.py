@@ -88,8 +88,8 @@ def test_fast_replies_on_a_board_turned_round(tmp_path: Path, kind: str) -> None
     """The reply starts right after the move (no thinking time, the hands two plies ahead of the
     referee), on a board standing the wrong way round: the driver sees it from the start
     position. A recapture waits 250 ms after the capturing piece was put down (a quick human):
-    a piece that stands on a square for less than one DGT scan, or less than the two Millennium
-    scans of the driver's debounce, is never seen by the board at all."""
+    a piece that stands on a square for less than one DGT scan is never seen by that board, and
+    one standing less than the Millennium's drag wait (117 ms) may be read as a slide."""
     moves = historical_game(5)[:30]
     style = Style(capture="victim", castle="king", identity=True, think_ms=0, reaction_ms=250, hand_ms=60)
     _board, _run, lines = play_through_service(tmp_path, kind, moves, style, ahead=2, turned=True)

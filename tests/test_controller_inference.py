@@ -670,3 +670,28 @@ def test_a_slide_that_could_go_on_is_final_one_scan_after_its_square_was_reporte
     # before the deadline, and a6 (1469) is the move.
     events += [(1250, "a5", False, ""), (1469, "a6", True, "R")]
     assert texts(play_timed(events, fen)) == ["a1a6"]
+
+
+MILLENNIUM = Timing(board_drag_ms=117)  # what a Millennium board at its default 41 ms scan asks for
+
+
+def test_a_board_that_reports_every_scan_sets_the_drag_wait() -> None:
+    # A Millennium board reports a piece gone on from a square by the first scan after it left:
+    # two scans and a margin (117 ms) after the rook's report tell its rest on a4 from a pause
+    # on its way, instead of the referee's own 200 ms.
+    fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
+    core = Referee(engine.parse_fen(CHESS, fen), identity=True, timing=MILLENNIUM)
+    core.event(Event(cell("a1"), False, 1000, CHESS.parse_symbol("R")))
+    core.event(Event(cell("a4"), True, 1000, CHESS.parse_symbol("R")))
+    assert core.deadline == 1000 + 117
+    assert not core.tick(1116).accepted
+    assert [core.position.move_text(m) for m in core.tick(1117).accepted] == ["a1a4"]
+    # A pause on a4 seen ending before then is the slide going on; one seen ending after it,
+    # a move to a4, and the rook going on is the next thing to put right.
+    going_on = [(1000, "a1", False, ""), (1000, "a4", True, "R"), (1110, "a4", False, ""), (1110, "a6", True, "R")]
+    assert texts(play_timed(going_on, fen, timing=MILLENNIUM)) == ["a1a6"]
+    stopped = [(1000, "a1", False, ""), (1000, "a4", True, "R"), (1130, "a4", False, ""), (1130, "a6", True, "R")]
+    core = play_timed(stopped, fen, timing=MILLENNIUM)
+    assert texts(core) == ["a1a4"] and core.status.kind == "fix"
+    # The same pause of 130 ms is a slide on any other board (``drag_ms``, 200).
+    assert texts(play_timed(stopped, fen, timing=Timing())) == ["a1a6"]

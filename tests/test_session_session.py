@@ -288,3 +288,15 @@ def test_a_board_back_in_setup_showing_five_moves_is_not_taken_for_a_new_game(tm
     update = session.tick(20 + T.settle_ms + 5)
     game = store.unfinished("chess")
     assert update.accepted == ("e2e4", "e7e5") and game is not None and game.moves == ("e2e4", "e7e5")
+
+
+def test_the_board_s_own_drag_wait_unless_the_configuration_file_sets_one(tmp_path: Path) -> None:
+    with GameStore(tmp_path / "g.db") as store:
+        session = Session(CHESS, store)
+        session.set_board_drag(117)  # a Millennium board's hello
+        assert session.timing.drag_wait() == 117 and session.core.timing.drag_wait() == 117
+        session.set_board_drag(0)  # the board gone, another kind in its place
+        assert session.core.timing.drag_wait() == Timing().drag_ms
+        owner = Session(CHESS, store, timing=Timing(drag_ms=250))
+        owner.set_board_drag(117)
+        assert owner.core.timing.drag_wait() == 250

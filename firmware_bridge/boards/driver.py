@@ -77,6 +77,10 @@ class BoardInfo:
     #: The board's full scan period (ms), for boards that report one scan's changes in square
     #: order rather than as they happen (0: as they happen); the referee's timing follows it.
     scan_ms: int = 0
+    #: The wait after a piece's report before the referee takes it to have stopped rather than
+    #: paused on its way (ms; 0: the referee's own ``drag_ms``), for a board that shows a piece
+    #: going on sooner than the referee's default assumes.
+    drag_ms: int = 0
 
 
 class BoardDriver(PortLink):

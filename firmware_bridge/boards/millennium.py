@@ -1,10 +1,10 @@
 """The Millennium ChessLink driver (ChessLink, Exclusive, eONE; 38400 baud 7O1); the wire
 protocol is in ``millennium_codec``.
 
-Greeting: ``V`` (version: the board is there), the settings (scan time, reports on every change
-stable for two scans), then ``S`` for the whole board. From then on the board sends its whole
-board after every change; each report is compared with the model and the differences are
-delivered as events (they are the board's own reports, so not synthetic). Replies are matched by
+Greeting: ``V`` (version: the board is there), the settings (scan time; a report on every
+change, within the scan that sees it), then ``S`` for the whole board. From then on the board sends
+its whole board after every change; each report is compared with the model and the differences
+are delivered as events (they are the board's own reports, so not synthetic). Replies are matched by
 their letter, since reports arrive between any command and its reply. A garbled message (wrong
 check digits) is dropped and the board asked with ``S`` at once.
 
@@ -28,6 +28,9 @@ log = logging.getLogger(__name__)
 
 #: Pattern -> LED bits (one bit per time slot, b7 first).
 PATTERN_BITS = {"on": 0xFF, "blink": 0xF0, "fast": 0xAA}
+#: Beyond two scans; with the host's own time to read and decide the move is final within two
+#: scans and 50 ms of the board's report (the goal).
+DRAG_MARGIN_MS = 35
 SLOT = 0x0F  # 15 x 4.096 ms = 61 ms per slot: "blink" is 4 slots on, 4 off (about 2 Hz)
 
 
@@ -35,12 +38,16 @@ class MillenniumDriver(BoardDriver):
     kind = "millennium"
     serial_options: ClassVar[dict[str, Any]] = {"baudrate": 38400, "bytesize": 7, "parity": "O", "stopbits": 1}
 
-    def __init__(self, url: str, *, scan_time: int = 20, auto_report: int = M.AUTO_ON_CHANGE + 1,
+    def __init__(self, url: str, *, scan_time: int = 20, auto_report: int = M.AUTO_ON_CHANGE,
                  poll_ms: int = 1000, **options: Any) -> None:
         """``scan_time``: units of 2.048 ms (20: 41 ms, the board's default; 15 the least).
-        ``auto_report``: 3 (every change) or 4..7 (a change stable for 2..5 scans). The default,
-        4, leaves out a piece dragged across a square (it rests there less than two scans)
-        at the cost of two scans (82 ms) before a change is reported."""
+        ``auto_report``: 3 (every change, as soon as a scan sees it) or 4..7 (a change seen by
+        2..5 scans in a row). The default, 3, is the makers' advice for quick play (the host
+        does the debouncing): a piece going on from a square is reported within one scan, so
+        the referee can tell a piece at rest from one pausing on its way two scans after its
+        report (``drag_ms`` in the hello). A board debouncing for two scans would report a
+        change two to three scans late, and a piece pausing on its way only once it had stood
+        still again somewhere, however long its slide went on."""
         super().__init__(url, **options)
         self.scan_time = scan_time
         self.auto_report = auto_report
@@ -52,6 +59,18 @@ class MillenniumDriver(BoardDriver):
     @property
     def scan_ms(self) -> float:
         return self.scan_time * M.SCAN_UNIT_MS
+
+    @property
+    def drag_ms(self) -> int:
+        """The referee's drag wait on this board. A piece that goes on is reported gone by the
+        first scan after it left, as its arrival was by the first after it came: with no news
+        two scans and the margin after the arrival's report, it has rested at least one scan and
+        the margin (76 ms at the default scan). A shorter pause on the way is always seen ending,
+        one up to three scans and the margin sometimes, by where in the scans it falls. (The
+        17 ms a report takes on the line delays both reports alike.)"""
+        if self.auto_report != M.AUTO_ON_CHANGE:
+            return 0  # a debounced report says nothing so soon: the referee's own wait
+        return round(2 * self.scan_ms + DRAG_MARGIN_MS)
 
     def _new_reader(self) -> M.MillenniumReader:
         return M.MillenniumReader()
@@ -80,7 +99,7 @@ class MillenniumDriver(BoardDriver):
             case M.Reply("v", data):
                 if self.hello is None or self.hello.firmware != data:
                     self.hello = BoardInfo("millennium", firmware=data, identity=True, leds=True,
-                                           heartbeat_ms=self.poll_ms)
+                                           heartbeat_ms=self.poll_ms, drag_ms=self.drag_ms)
                     self._push_leds()
                 self._answered(now)
             case M.Reply("w", data):
