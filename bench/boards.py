@@ -1,6 +1,7 @@
 """Move latency on DGT and Millennium boards, next to each board's own scan period.
 
     PYTHONPATH=. .venv/bin/python bench/boards.py [--moves N] [--board KIND] [--game "e2e4 e7e5 ..."]
+        [--slide-rest MS]
 
 A board emulator (real pty, the board's own scan timing) plays a seeded random chess game with
 captures both ways and pieces dragged across squares into the service (driver -> controller
@@ -53,7 +54,7 @@ def first_half(pos, move) -> bool:
                 or index.continuation_cells(move, shape.cells))
 
 
-def bench(kind: str, n_moves: int, given: list[str] | None = None) -> tuple[float, float]:
+def bench(kind: str, n_moves: int, given: list[str] | None = None, slide_rest_ms: int = 5) -> tuple[float, float]:
     from controller.board_map import SensorMap
     from controller.config import Config, GpioConfig
     from controller.service import Service
@@ -62,7 +63,8 @@ def bench(kind: str, n_moves: int, given: list[str] | None = None) -> tuple[floa
 
     variant = engine.find_variant("chess")
     moves = given or random_game(variant, n_moves, seed=3)
-    style = Style(think_ms=400, hand_ms=120, capture="alternate", slide=True, slide_rest_ms=5, identity=True)
+    style = Style(think_ms=400, hand_ms=120, capture="alternate", slide=True, slide_rest_ms=slide_rest_ms,
+                  identity=True)
     commands = parse_script("\n".join(script_for_moves(variant, moves, style)), variant)
     from firmware_bridge.simboard import SimBoard
 
@@ -170,9 +172,12 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--board", choices=("chessery", "dgt", "millennium"), action="append")
     parser.add_argument("--game", help="play these moves (text, space-separated) instead of a random game")
+    parser.add_argument("--slide-rest", type=int, default=5, metavar="MS",
+                        help="how long a dragged piece rests on each square it crosses (default 5)")
     args = parser.parse_args()
     game = args.game.split() if args.game else None
-    results = {kind: bench(kind, args.moves, game) for kind in args.board or ("chessery", "dgt", "millennium")}
+    kinds = args.board or ("chessery", "dgt", "millennium")
+    results = {kind: bench(kind, args.moves, game, args.slide_rest) for kind in kinds}
     ref = results.get("chessery")
     if ref is not None:
         for kind, (p50, p99) in results.items():

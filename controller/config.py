@@ -203,7 +203,8 @@ KEYS: dict[str, tuple[Callable[[Any], Any], str]] = {
     "clock.pause_on_fix": (_bool, "stop the clock while the board must be fixed"),
     "status_file": (_str, "file the service keeps its status in, for chessery status (empty: the user runtime "
                           "folder)"),
-    **{f"timing.{f.name}": (_ms, "ms") for f in fields(Timing)},
+    # (A board's own drag wait is the board's word; an owner sets drag_ms, which then holds.)
+    **{f"timing.{f.name}": (_ms, "ms") for f in fields(Timing) if f.name != "board_drag_ms"},
     "gpio.enabled": (_bool, "false: never touch GPIO"),
     "gpio.pin_factory": (_str, "gpiozero pin factory (empty: gpiozero's choice)"),
     **{f"gpio.{name}": (_pin, "pin") for name in GPIO_PINS},

@@ -163,7 +163,10 @@ def test_a_board_of_another_size_is_named_on_the_screen_and_never_refereed(tmp_p
                       status_path=status)
     try:
         start(service)
-        data = wait_status(service, lambda d: bool(d["boards"][0]["problem"]))
+        # The link knows the problem before the controller loop has put it on the screen: the
+        # status file may show one a moment before the other.
+        data = wait_status(service, lambda d: bool(d["boards"][0]["problem"])
+                           and d["game"]["message"].startswith("Board "))
         assert data["boards"][0]["problem"] == ("the board has 169 cells but the layout has 64 sensors: check "
                                                 "--variant/--layout, or the board's firmware")
         assert data["game"]["message"] == f"Board {board.path}: {data['boards'][0]['problem']}"
