@@ -141,6 +141,9 @@ def bench(kind: str, n_moves: int, given: list[str] | None = None, slide_rest_ms
         recorded.append(replay.move_text(m))
         replay.push(m)
     same = "move for move" if recorded == moves[:len(recorded)] else "NOT the game played"
+    if recorded != moves[:len(recorded)]:
+        ply = next(i for i, (a, b) in enumerate(zip(recorded, moves, strict=False)) if a != b)
+        same += f" (ply {ply + 1}: {recorded[ply]} recorded, {moves[ply]} played)"
     print(f"{kind}: {len(latencies)} moves committed ({amended} amended), {same}; scan period {scan:.0f} ms")
     print(f"  last change report -> move committed: p50 {pct(latencies, 50):.1f} ms  p99 {p99:.1f} ms  "
           f"max {max(latencies):.1f} ms   (goal {goal:.0f} ms: {'met' if p99 <= goal else 'NOT met'} at p99; "
