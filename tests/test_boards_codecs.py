@@ -87,6 +87,10 @@ def test_millennium_status_of_the_start_position_with_parity_bits() -> None:
 
 def test_millennium_settings_and_leds_commands() -> None:
     assert M.write_setting(0x02, 0x04) == b"W0204" + M.check("W0204").encode()
+    # R: 0x52 ^ 0x30 ^ 0x32 = 0x50; the reply echoes the address and gives the byte
+    assert M.read_setting(0x02) == b"R0250"
+    (reply,) = M.MillenniumReader().feed(b"r0200" + M.check("r0200").encode())
+    assert reply == M.Reply("r", "0200")
     assert M.check("W0204") == f"{ord('W') ^ ord('0') ^ ord('2') ^ ord('0') ^ ord('4'):02X}"
     frame = M.leds_command(0x0F, [0] * 80 + [0xFF])
     assert len(frame) == 1 + 2 + 162 + 2 and frame.startswith(b"L0F00") and frame[-4:-2] == b"FF"

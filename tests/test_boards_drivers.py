@@ -143,6 +143,9 @@ def test_millennium_lights_the_corners_of_a_square() -> None:
             assert link.hello.drag_ms == 117
             link.set_leds([0], "blink")  # a1: wire square 56, corners at LEDs 8, 9, 17, 18 (1-based 9, 10, 18, 19)
             link.ping()
+            # What the board had before (its defaults: every scan reported) was read first, and
+            # answered before the ping (the board answers in order).
+            assert link.found_settings == {0x01: 20, 0x02: 0}
             lit = [i for i, p in enumerate(board.led_patterns) if p]
             assert lit == [7, 8, 16, 17] and board.led_patterns[8] == 0xF0
             link.set_leds([], "off")

@@ -55,6 +55,8 @@ class MillenniumDriver(BoardDriver):
         self._polled = 0.0
         self._status_asked: float | None = None
         self._settings_confirmed: set[int] = set()
+        #: The board's settings as first read (address -> value), before ours were written.
+        self.found_settings: dict[int, int] = {}
 
     @property
     def scan_ms(self) -> float:
@@ -72,14 +74,21 @@ class MillenniumDriver(BoardDriver):
             return 0  # a debounced report says nothing so soon: the referee's own wait
         return round(2 * self.scan_ms + DRAG_MARGIN_MS)
 
+    def _wanted(self) -> dict[int, int]:
+        return {M.SETTING_SCAN_TIME: self.scan_time, M.SETTING_AUTO_REPORT: self.auto_report}
+
     def _new_reader(self) -> M.MillenniumReader:
         return M.MillenniumReader()
 
     def _greet(self, now: float) -> None:
         self._settings_confirmed.clear()
         self._send_ping(now)
-        self._write(M.write_setting(M.SETTING_SCAN_TIME, self.scan_time))
-        self._write(M.write_setting(M.SETTING_AUTO_REPORT, self.auto_report))
+        # The settings live in the board's EEPROM and outlast us: what the board had before is
+        # read first and logged, for an owner who wants it back for other software.
+        for address in (M.SETTING_SCAN_TIME, M.SETTING_AUTO_REPORT):
+            self._write(M.read_setting(address))
+        for address, value in self._wanted().items():
+            self._write(M.write_setting(address, value))
         self._ask_board(now)
 
     def _ask_board(self, now: float) -> None:
@@ -104,6 +113,12 @@ class MillenniumDriver(BoardDriver):
                 self._answered(now)
             case M.Reply("w", data):
                 self._settings_confirmed.add(int(data[:2], 16))
+            case M.Reply("r", data):
+                address, value = int(data[:2], 16), int(data[2:4], 16)
+                if address not in self.found_settings:  # (after a reconnect it reads ours)
+                    self.found_settings[address] = value
+                    log.info("%s: the board's setting %02X was %02X (now %02X)", self.name, address, value,
+                             self._wanted().get(address, value))
             case M.Reply(letter, _):
                 self.counts[f"reply_{letter}"] += 1
 
@@ -116,7 +131,7 @@ class MillenniumDriver(BoardDriver):
             self._ask_board(now)
         if now - self._polled > self.poll_ms / 1000:
             self._send_ping(now)
-            for address, value in ((M.SETTING_SCAN_TIME, self.scan_time), (M.SETTING_AUTO_REPORT, self.auto_report)):
+            for address, value in self._wanted().items():
                 if address not in self._settings_confirmed:  # a garbled W: say it again
                     self._write(M.write_setting(address, value))
 

@@ -62,6 +62,11 @@ def write_setting(address: int, value: int) -> bytes:
     return command(f"W{address:02X}{value:02X}")
 
 
+def read_setting(address: int) -> bytes:
+    """``R``: the board answers ``r`` with the address and the byte stored there."""
+    return command(f"R{address:02X}")
+
+
 def leds_command(slot: int, patterns: list[int]) -> bytes:
     """``L``: a slot time (units of 4.096 ms) and 81 LED patterns, LED 1 first."""
     if len(patterns) != LED_COUNT:
