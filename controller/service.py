@@ -829,8 +829,9 @@ class DemoBoard:
     disturbed by this process's drawing: ``path`` is the pty to open, ``done`` is set when the
     script has been played."""
 
-    def __init__(self, variant: Variant, lines: list[str], faults: str = "") -> None:
-        """``faults``: the simulated board's ``--faults`` (bench/soak.py pulls its cable)."""
+    def __init__(self, variant: Variant, lines: list[str], faults: str = "", protocol: str = "chessery") -> None:
+        """``faults``: the simulated board's ``--faults`` (bench/soak.py pulls its cable);
+        ``protocol``: ``dgt`` or ``millennium`` for an emulated board of that make."""
         import subprocess
         import tempfile
 
@@ -842,6 +843,8 @@ class DemoBoard:
                    str(script), "--link", str(Path(self._dir.name) / "board"), "--while-stdin-open"]
         if faults:
             command += ["--faults", faults]
+        if protocol != "chessery":
+            command += ["--protocol", protocol]
         # Its stdin is a pipe nobody writes to: when this process dies, however it dies, the
         # pipe closes and the board stops instead of serving a pty nobody reads, for ever.
         self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
@@ -867,9 +870,10 @@ class DemoBoard:
         self._dir.cleanup()
 
 
-def demo_script(variant: Variant, moves_text: str | None, watched: bool) -> list[str]:
+def demo_script(variant: Variant, moves_text: str | None, watched: bool, identity: bool = False) -> list[str]:
     """The demo game's event script: the Opera game for chess, a recorded game for the variants
-    in ``controller.demo_games``, else a seeded random game."""
+    in ``controller.demo_games``, else a seeded random game. ``identity``: placements name
+    their pieces (a board that reads them)."""
     from .demo_games import DEMO_GAMES
     from .event_scripts import OPERA_GAME, Style, random_game, script_for_moves
 
@@ -883,7 +887,7 @@ def demo_script(variant: Variant, moves_text: str | None, watched: bool) -> list
         moves = random_game(variant, 60, seed=1)
     # Drags that barely rest on the squares they cross (shown as provisional readings on the way).
     style = Style(capture="alternate", castle="alternate", slide=True, slide_rest_ms=5,
-                  think_ms=1500 if watched else 400, hand_ms=400 if watched else 120)
+                  think_ms=1500 if watched else 400, hand_ms=400 if watched else 120, identity=identity)
     return script_for_moves(variant, moves, style)
 
 
@@ -917,13 +921,23 @@ def run_service(args: argparse.Namespace) -> int:
     answers: list[str] = []
     board: DemoBoard | None = None
     demo_lines: list[str] = []
+    demo_protocol = "chessery"
     if not config.port:
-        demo_lines = demo_script(variant, args.demo_moves, watched=mode != "headless")
+        # A DGT or Millennium board asked for and none plugged in: the demo plays on an emulated
+        # board of that make, where the game fits one 8x8 board.
+        if config.board != "chessery":
+            if variant.geometry.size == 64:
+                demo_protocol = config.board
+            else:
+                log.warning("a %s board has 64 squares and %s has %d cells: the demo plays on our own "
+                            "simulated board", config.board, variant.name, variant.geometry.size)
+        demo_lines = demo_script(variant, args.demo_moves, watched=mode != "headless",
+                                 identity=demo_protocol != "chessery")
         answers = [line.split(None, 1)[1] for line in demo_lines if line.startswith("choose ")]
         if config.layout:
             log.info("the simulated board numbers its sensors by engine cell; --layout ignored")
             layout = None
-        config = replace(config, port=(), orientation=0, board="chessery")
+        config = replace(config, port=(), orientation=0, board=demo_protocol)
     if args.answers:
         from firmware_bridge.script import Choose, load_script
 
@@ -936,9 +950,10 @@ def run_service(args: argparse.Namespace) -> int:
     if frame is not None:
         frame.parent.mkdir(parents=True, exist_ok=True)
     if demo_lines:
-        board = DemoBoard(variant, demo_lines)
+        board = DemoBoard(variant, demo_lines, protocol=demo_protocol)
         config = replace(config, port=(board.path,))
-        log.info("demo game on a simulated board at %s", board.path)
+        log.info("demo game on a simulated %sboard at %s",
+                 "" if demo_protocol == "chessery" else f"{demo_protocol} ", board.path)
     service = Service(config, variant, store, sensor_map, answers=answers,
                       answer_delay_ms=0 if mode == "headless" else DEMO_ANSWER_MS, print_moves=mode == "headless",
                       status_path=_status_path(config))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -89,18 +90,20 @@ def play_demo_through_pty(tmp_path: Path, name: str, *, seed: int, lines: list[s
     return PlayedGame(record, frame, "".join(run.err))
 
 
-def run_demo_without_a_port(tmp_path: Path, name: str) -> tuple[str, Path]:
+def run_demo_without_a_port(tmp_path: Path, name: str, board: str = "chessery",
+                            moves: Sequence[str] | None = None) -> tuple[str, Path]:
     """``chessery run --variant NAME`` with no port, to the end of its demo by itself: the moves
-    printed are the demo's. Returns what it said on stderr and its last frame."""
+    printed are the demo's (``moves``, default the variant's recorded demo game); ``board``: the
+    ``--board`` asked for. Returns what it said on stderr and its last frame."""
     env = dict(os.environ, PYTHONPATH=str(REPO), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
     env.pop("DISPLAY", None)
     db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
     proc = subprocess.run(
         [sys.executable, "-m", "controller.cli", "run", "--variant", name, "--headless", "--no-gpio",
-         "--exit-when-done", "--db", str(db), "--frame", str(frame)],
+         "--exit-when-done", "--db", str(db), "--frame", str(frame), "--board", board],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=240)
     assert proc.returncode == 0, proc.stderr[-2000:]
     lines = proc.stdout.splitlines()
     assert lines[0] == f"frame: {frame}"
-    assert replay_stream(lines[1:]) == list(DEMO_GAMES[name])
+    assert replay_stream(lines[1:]) == list(DEMO_GAMES[name] if moves is None else moves)
     return proc.stderr, frame

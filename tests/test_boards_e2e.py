@@ -14,9 +14,10 @@ import chess.pgn
 import pytest
 
 import engine
-from controller.event_scripts import Style, script_for_moves
+from controller.event_scripts import OPERA_GAME, Style, script_for_moves
 from controller.store import GameStore
 from firmware_bridge.boards.emulators import EMULATORS
+from tests.demo_game_runs import run_demo_without_a_port
 from tests.test_e2e_service import TIMEOUT, Player, Run, read_game, replay_stream
 
 REPO = Path(__file__).resolve().parent.parent
@@ -109,6 +110,14 @@ def test_cable_pull_garbage_and_a_damaged_message_lose_nothing(tmp_path: Path, k
     assert board.boots == 2  # it really was unplugged
     err = "".join(run.err)
     assert "reconnecting" in err and "back after" in err
+
+
+@pytest.mark.parametrize("kind", ["dgt", "millennium"])
+def test_run_with_a_maker_board_and_no_port_plays_the_demo_on_an_emulated_one(tmp_path: Path, kind: str) -> None:
+    """``chessery run --board KIND`` with nothing plugged in: the demo game plays on an emulated
+    board of that make (its driver, its timing), not on our own simulated board."""
+    err, _frame = run_demo_without_a_port(tmp_path, "chess", board=kind, moves=OPERA_GAME)
+    assert f"demo game on a simulated {kind} board at " in err
 
 
 def test_the_emulators_share_no_code_with_the_drivers() -> None:
