@@ -533,7 +533,7 @@ class Referee:
         if not diff:
             self._resync = False
             if self._touched and index.has_silent_moves:
-                shapes = index.match(EMPTY_SIG, self._touched)
+                shapes = [s for s in index.match(EMPTY_SIG, self._touched) if self._in_order(s)]
                 if shapes:
                     self._set_match(sig, shapes, index)
                     return
@@ -576,6 +576,16 @@ class Referee:
         if reading is not None and self._placed and self._latest in reading[2]:
             # Put down where the reading's piece may still be going: rather its drag going on.
             peeled = self._peel(sig, index)
+            if peeled is not None and len(peeled[1]) == 1 and peeled[1][0] is reading[0]:
+                again = self._handled_again(reading[0], reading[1])
+                if again and self._reply_done(reading[0], reading[1], needs=again):
+                    # The reading's own cells were handled again since the board showed it (no
+                    # bounce). Of the two readings of the board, the move with the next player's
+                    # hand on a man leaves that handling unexplained; the move and a complete
+                    # reply that involves those cells (a capture on the cell a swap refilled)
+                    # uses every cell handled: that one.
+                    self._take_reply(sig, reading[0], reading[1])
+                    return
         if (peeled is None and reading is not None and self._placed and self._latest not in reading[3]
                 and not (self._latest in reading[2] and self._slid_on(reading[0]))
                 and self._reply_done(reading[0], reading[1]) and not self._resting(index)):
@@ -657,8 +667,15 @@ class Referee:
         cell_t = self._cell_t
         move = shape.move
         sources = {s for s, d in move.relocations if s != d}
+        relocs = set(move.relocations)
         early = []
         for s, d in move.relocations:
+            if s != d and (d, s) in relocs and self._refilled_first(d, s):
+                # Two men changing cells (a swap): both cells are empty at some moment, so the
+                # man now on ``d`` came after ``s`` was first lifted. A cell lifted and put back
+                # before that was handled, not swapped.
+                early.append(d)
+                continue
             # (Not along a pushed line: a shoved line flickers in any order.)
             if (s != d and d not in sources and not observed[s] and s in cell_t and d in cell_t
                     and self._before(d, s)):
@@ -667,6 +684,14 @@ class Referee:
                 if before == after:  # (a promotion's new piece may go down before the pawn is off)
                     early.append(d)
         return early
+
+    def _refilled_first(self, d: int, s: int) -> bool:
+        """Whether the latest event on cell ``d`` came before the first lift of cell ``s`` since
+        the last final move (by more than a scan on a board that scans its squares in turn)."""
+        lifted = self._lifted_t.get(s)
+        if lifted is None or d not in self._cell_t:
+            return False
+        return self._cell_t[d] < lifted - self.timing.scan_ms
 
     def _placed_early(self, index: MoveIndex) -> list[Shape]:
         """The one legal move the board shows whose pieces were reported put down before they
@@ -715,9 +740,15 @@ class Referee:
         cell_t = self._cell_t
         return {c for c in self._touched if cell_t.get(c, t) > t}
 
-    def _reply_done(self, shape: Shape, since: int) -> bool:
+    def _handled_again(self, shape: Shape, since: int) -> set[int]:
+        """Cells of ``shape``'s move handled since the board first showed it, later than a
+        bounce (``settle_ms``)."""
+        return {c for c in self._since(since) & shape.cells if self._cell_t[c] - since >= self.timing.settle_ms}
+
+    def _reply_done(self, shape: Shape, since: int, needs: frozenset[int] | set[int] = frozenset()) -> bool:
         """Whether the board is ``shape``'s move followed by a complete legal reply (handled
-        after the board first showed the move), give or take pieces lifted again."""
+        after the board first showed the move), give or take pieces lifted again; the reply
+        must involve the cells ``needs``."""
         pos = self.position
         pos.push(shape.move)
         try:
@@ -730,13 +761,13 @@ class Referee:
                 return False
             index = self._reply_index_for(shape)
             # The move's own cells handled within settle_ms of it: a bounce, not the reply.
-            touched = {c for c in self._since(since)
-                       if c not in shape.cells or self._cell_t[c] - since >= self.timing.settle_ms}
+            touched = (self._since(since) - shape.cells) | self._handled_again(shape, since)
             lifts = [(c, v) for c, v in sig if v == 0 and board[c]]
             for r in range(0, min(len(lifts), 4) + 1):
                 for chosen in combinations(lifts, r):
                     rest = {c for c, _v in chosen}
-                    if any(not rest & s.cells for s in index.match(sig - frozenset(chosen), touched)):
+                    if any(not rest & s.cells and needs <= s.cells
+                           for s in index.match(sig - frozenset(chosen), touched)):
                         return True
             return False
         finally:
@@ -953,8 +984,10 @@ class Referee:
             # next player, stay handled: they belong to the next move.
             keep = frozenset(self._since(p.extra["since"])) | p.extra["rest"]
             if not p.extra.get("reply"):
-                # (A bounce on the move's own cells is not the next player's doing.)
-                keep -= p.shapes[0].cells
+                # (A bounce on the move's own cells is not the next player's doing; handled
+                # later, they may be: a capture there under way.)
+                shape = p.shapes[0]
+                keep -= shape.cells - self._handled_again(shape, p.extra["since"])
             self._accept(move, now, accepted, keep=keep)
         elif p.kind == "ambiguous":
             self._ask(self._choice_prompt([(s.move,) for s in p.shapes], 0), p.sig)
@@ -1200,7 +1233,8 @@ class Referee:
         self._reply_index = None
         self._touched = set(keep)
         self._refilled &= keep
-        self._lifted_t = {c: t for c, t in self._lifted_t.items() if c in keep}
+        # (The stray cells' too: when their men left tells which silent move they were.)
+        self._lifted_t = {c: t for c, t in self._lifted_t.items() if c in keep or c in self._stray}
         self._reading = None
         self._resync = False
         self._close_prompt()

@@ -181,6 +181,55 @@ def test_a_silent_swap_followed_at_once_by_a_reply_with_one_of_its_men(gap: int)
     assert [text for _t, text in timed(fen, script)] == ["h6h2~", "h6h5"]
 
 
+#: Readings of swaps and captures on a swapped cell, from the hand model's games (seeds 16, 79,
+#: 27, 78, 52 on an occupancy board): (position, script, moves read).
+SWAP_READINGS = {
+    # White lifts and puts back its Ximaera on c2, then swaps its Mimotaur on b2 with the black
+    # Ximaera on b3 (Black lifting its Capricorn on d10 meanwhile). The board reads the same
+    # swap c2-b3, but b3's man cannot have reached c2 before it left b3.
+    "a man put back before a swap is not the swapped man": (
+        "1ghcf1chg1/1m4dAm1/1aaxF3a1/6C3/10/10/10/1xAA1f1AA1/1MXD3XM1/1GHC1F1HG1 w - - 1 5",
+        "0 -c2, 189 +c2, 454 -b2, 481 -b3, 508 -d10, 647 +b3, 736 +b2, 756 +e9, 862 -e9, 883 +f8, 1069 -e8, "
+        "1340 -g7",
+        ["b2b3~", "d10f8"]),
+    # Black's Fury e10 swaps with White's Advancer on e3; White's Jumper g4 then takes the Fury
+    # on e3 (victim off, Jumper on). That also reads as the swap with White's hand on the Jumper
+    # and e3 lifted and put back: the reply uses every cell handled.
+    "a capture on the cell a swap refilled is the reply": (
+        "1ghcffchg1/1mxd3xm1/1aaa1F1aa1/3j6/10/10/6J3/1AAAAAAAA1/1MXDJ1DXM1/1GHCF1CHG1 b - - 0 2",
+        "0 -e3, 60 -e10, 700 +e10, 1320 +e3, 1490 -e3, 1580 -g4, 1690 +e3",
+        ["e10e3~", "g4e3"]),
+    # White's Fury g3 swaps with the black Dragon on g9 (dropped there, bounced); Black's Fury
+    # e10 takes on g9 and h9, and White's hand is on c9 (swapping c8 and c9) before h9 is off.
+    # The swap is final with g9 handled again: that handling is the next move's, not a bounce.
+    "a capture on the cell a swap refilled while a third hand starts": (
+        "1ghcffchg1/1mxdjjdAm1/1aXaaa1a2/7a1a/10/10/7A2/1MAAAAFAA1/1xXDJJD1M1/1GHCF1CHG1 w - - 3 5",
+        "0 -g9, 67 -g3, 127 +g3, 376 +g9, 386 -g9, 396 +g9, 534 -e10, 593 -g9, 728 +g9, 738 -g9, 748 +g9, "
+        "924 -c9, 1010 -h9, 1030 -c8, 1169 +c8, 1441 +c9",
+        ["g3g9~", "e10g9", "c8c9~"]),
+    # White's Dragon g2 lands on f9 (taking h2, i3 and g8); Black lifts its Fury e10 and swaps it
+    # with the Dragon. The board shows the chain again when f9 is refilled: f9 handled that late
+    # is the swap's, not a bounce of the chain.
+    "a silent swap on the cell a chain just landed on": (
+        "1ghcffc1g1/1mAdj1dXm1/1aa1aaaaxh/3a2j3/10/10/3A6/1A1AAAAAa1/1MXDJJDx2/1GHCFFCHG1 w - - 2 6",
+        "0 -h2, 372 -g8, 468 -i3, 521 -g2, 674 +f9, 1011 -e10, 1057 -f9, 1260 +f9, 1324 +e10",
+        ["g2f9:i2:i6", "e10f9~"]),
+    # Black swaps its Fury on e2 with White's Ximaera on c2 (c2's man down first) while White's
+    # Fury f8 still takes its men; the swap's men handled before the Fury's move was final are
+    # kept with when they were lifted (which tells the swap from c2 touched and put back).
+    "a silent swap done while the move before was still open": (
+        "1ghcA3g1/1mx3F1m1/1ada1F2a1/2X7/10/10/2A7/1A8/1MX1f1DaM1/1GH3CHG1 w - - 0 7",
+        "0 -i8, 87 -i9, 282 -e2, 313 -i10, 346 -f8, 464 +h9, 484 -c2, 613 +c2, 789 +e2, 799 -e2, 809 +e2",
+        ["f8h9", "e2c2~"]),
+}
+
+
+@pytest.mark.parametrize("case", list(SWAP_READINGS))
+def test_swaps_are_read_in_the_hands_order_and_captures_on_their_cells_as_the_reply(case: str) -> None:
+    fen, script, moves = SWAP_READINGS[case]
+    assert [text for _t, text in timed(fen, script)] == moves
+
+
 def random_game(seed: int, plies: int = 90, swap: float = SWAP) -> list[str]:
     """A seeded random game favouring moves that take several men, and swaps (chosen with their
     own generator, so a game is the same as without swaps up to its first swap)."""
