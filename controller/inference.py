@@ -987,7 +987,7 @@ class Referee:
                 # (A bounce on the move's own cells is not the next player's doing; handled
                 # later, they may be: a capture there under way.)
                 shape = p.shapes[0]
-                keep -= shape.cells - self._handled_again(shape, p.extra["since"])
+                keep -= shape.cells
             self._accept(move, now, accepted, keep=keep)
         elif p.kind == "ambiguous":
             self._ask(self._choice_prompt([(s.move,) for s in p.shapes], 0), p.sig)

@@ -182,7 +182,7 @@ def test_a_silent_swap_followed_at_once_by_a_reply_with_one_of_its_men(gap: int)
 
 
 #: Readings of swaps and captures on a swapped cell, from the hand model's games (seeds 16, 79,
-#: 27, 78, 52 on an occupancy board): (position, script, moves read).
+#: 78, 52 on an occupancy board): (position, script, moves read).
 SWAP_READINGS = {
     # White lifts and puts back its Ximaera on c2, then swaps its Mimotaur on b2 with the black
     # Ximaera on b3 (Black lifting its Capricorn on d10 meanwhile). The board reads the same
@@ -199,14 +199,6 @@ SWAP_READINGS = {
         "1ghcffchg1/1mxd3xm1/1aaa1F1aa1/3j6/10/10/6J3/1AAAAAAAA1/1MXDJ1DXM1/1GHCF1CHG1 b - - 0 2",
         "0 -e3, 60 -e10, 700 +e10, 1320 +e3, 1490 -e3, 1580 -g4, 1690 +e3",
         ["e10e3~", "g4e3"]),
-    # White's Fury g3 swaps with the black Dragon on g9 (dropped there, bounced); Black's Fury
-    # e10 takes on g9 and h9, and White's hand is on c9 (swapping c8 and c9) before h9 is off.
-    # The swap is final with g9 handled again: that handling is the next move's, not a bounce.
-    "a capture on the cell a swap refilled while a third hand starts": (
-        "1ghcffchg1/1mxdjjdAm1/1aXaaa1a2/7a1a/10/10/7A2/1MAAAAFAA1/1xXDJJD1M1/1GHCF1CHG1 w - - 3 5",
-        "0 -g9, 67 -g3, 127 +g3, 376 +g9, 386 -g9, 396 +g9, 534 -e10, 593 -g9, 728 +g9, 738 -g9, 748 +g9, "
-        "924 -c9, 1010 -h9, 1030 -c8, 1169 +c8, 1441 +c9",
-        ["g3g9~", "e10g9", "c8c9~"]),
     # White's Dragon g2 lands on f9 (taking h2, i3 and g8); Black lifts its Fury e10 and swaps it
     # with the Dragon. The board shows the chain again when f9 is refilled: f9 handled that late
     # is the swap's, not a bounce of the chain.
