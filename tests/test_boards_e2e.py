@@ -120,6 +120,12 @@ def test_run_with_a_maker_board_and_no_port_plays_the_demo_on_an_emulated_one(tm
     assert f"demo game on a simulated {kind} board at " in err
 
 
+def test_run_with_a_maker_board_and_a_game_too_big_for_it_plays_the_demo_on_our_own(tmp_path: Path) -> None:
+    err, _frame = run_demo_without_a_port(tmp_path, "alice", board="dgt")
+    assert "a dgt board has 64 squares and alice has 128 cells: the demo plays on our own simulated board" in err
+    assert "demo game on a simulated board at " in err
+
+
 def test_the_emulators_share_no_code_with_the_drivers() -> None:
     source = (REPO / "firmware_bridge" / "boards" / "emulators.py").read_text(encoding="utf-8")
     assert "dgt_codec" not in source and "millennium_codec" not in source and "import driver" not in source
