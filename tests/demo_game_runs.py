@@ -53,10 +53,11 @@ def played_demo(name: str) -> engine.Position:
 
 def play_demo_through_pty(tmp_path: Path, name: str, *, seed: int, lines: list[str] | None = None,
                           answers: bool = False, faults: str | None = "bounce", identity: bool = False,
-                          args: tuple[str, ...] = ()) -> PlayedGame:
+                          args: tuple[str, ...] = (), settled_end: bool = False) -> PlayedGame:
     """The demo game of ``name`` on a simulated board on a real pty into ``chessery run``: every
     move printed and stored as played. ``answers``: questions are answered from the script's
-    ``choose`` lines (``--answers``)."""
+    ``choose`` lines (``--answers``); ``settled_end``: the game ends with the board showing its
+    end, and the run is stopped only once the service says so."""
     variant = engine.find_variant(name)
     moves = list(DEMO_GAMES[name])
     if lines is None:
@@ -77,6 +78,12 @@ def play_demo_through_pty(tmp_path: Path, name: str, *, seed: int, lines: list[s
         read_game(run, moves, printed)
         assert board.done.wait(TIMEOUT)
         assert board.error is None
+        if settled_end:
+            # The script is played, but a loaded host may not have read its last events (a
+            # bounce on the last piece, after the game ended): when the last frame is looked
+            # at, stop once the service shows the game's end again.
+            assert run.wait_err(lambda err: _last_game_over(err).endswith("Set up the pieces for a new game")), \
+                "".join(run.err)[-2000:]
         assert run.stop() == 0
     finally:
         if run.proc.poll() is None:
@@ -88,6 +95,11 @@ def play_demo_through_pty(tmp_path: Path, name: str, *, seed: int, lines: list[s
     assert record is not None
     assert (record.variant, record.moves) == (name, tuple(moves))
     return PlayedGame(record, frame, "".join(run.err))
+
+
+def _last_game_over(err: list[str]) -> str:
+    """The service's latest "Game over" status line ("" if none)."""
+    return next((line.strip() for line in reversed(err) if line.startswith("chessery: Game over")), "")
 
 
 def run_demo_without_a_port(tmp_path: Path, name: str, board: str = "chessery",

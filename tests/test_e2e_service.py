@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,7 @@ class Run:
             cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.err: list[str] = []
+        self._err_changed = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._read_err, daemon=True).start()
 
@@ -56,7 +58,14 @@ class Run:
     def _read_err(self) -> None:
         assert self.proc.stderr is not None
         for line in self.proc.stderr:
-            self.err.append(line)
+            with self._err_changed:
+                self.err.append(line)
+                self._err_changed.notify_all()
+
+    def wait_err(self, check: Callable[[list[str]], bool], timeout: float = TIMEOUT) -> bool:
+        """Wait until what the service said on stderr satisfies ``check``."""
+        with self._err_changed:
+            return self._err_changed.wait_for(lambda: check(self.err), timeout)
 
     def next_line(self, timeout: float = TIMEOUT) -> str:
         try:

@@ -49,7 +49,7 @@ def test_whole_game_through_the_pty_into_chessery_run(tmp_path: Path, name: str)
     # The 10x10 games read the board through the shipped 10x10 layout (the simulated board numbers
     # its sensors rank by rank from a1, as that layout does).
     layout = ("--layout", "square-10x10") if engine.find_variant(name).geometry.size == 100 else ()
-    game = play_demo_through_pty(tmp_path, name, seed=5, answers=True, args=layout)
+    game = play_demo_through_pty(tmp_path, name, seed=5, answers=True, args=layout, settled_end=True)
     stored, termination, said = RESULTS[name]
     assert (game.record.result, game.record.termination) == (stored, termination)
     image = pygame.image.load(str(game.frame))
