@@ -984,10 +984,8 @@ class Referee:
             # next player, stay handled: they belong to the next move.
             keep = frozenset(self._since(p.extra["since"])) | p.extra["rest"]
             if not p.extra.get("reply"):
-                # (A bounce on the move's own cells is not the next player's doing; handled
-                # later, they may be: a capture there under way.)
-                shape = p.shapes[0]
-                keep -= shape.cells
+                # (A bounce on the move's own cells is not the next player's doing.)
+                keep -= p.shapes[0].cells
             self._accept(move, now, accepted, keep=keep)
         elif p.kind == "ambiguous":
             self._ask(self._choice_prompt([(s.move,) for s in p.shapes], 0), p.sig)

@@ -85,9 +85,10 @@ class MillenniumDriver(BoardDriver):
         self._send_ping(now)
         # The settings live in the board's EEPROM and outlast us: what the board had before is
         # read first and logged, for an owner who wants it back for other software.
-        for address in (M.SETTING_SCAN_TIME, M.SETTING_AUTO_REPORT):
+        wanted = self._wanted()
+        for address in wanted:
             self._write(M.read_setting(address))
-        for address, value in self._wanted().items():
+        for address, value in wanted.items():
             self._write(M.write_setting(address, value))
         self._ask_board(now)
 
