@@ -76,6 +76,8 @@ STOP_GRACE_S = 2.0
 
 #: Pause before the demo player answers a question on a screen someone watches (ms).
 DEMO_ANSWER_MS = 700
+#: Beyond a scanning board's scan, for its last report to be on the line (a DGT dump takes 70 ms).
+SCAN_REPORT_MARGIN_MS = 100
 
 
 def configure(args: argparse.Namespace) -> Config:
@@ -340,6 +342,12 @@ class Service:
         from firmware_bridge.events import LinkState
         from firmware_bridge.link import LinkError
 
+        # A board that scans (DGT, Millennium) reports the hands' last change only when its scan
+        # comes round to it, up to a scan later, and a DGT dump answers from the last scan: a
+        # ping and a snapshot at once could come before that report.
+        scan_ms = max((getattr(link, "scan_ms", 0) for link in self.links), default=0)
+        if scan_ms:
+            self.stopping.wait((scan_ms + SCAN_REPORT_MARGIN_MS) / 1000)
         for link in self.links:
             while not self.stopping.is_set():
                 if link.wait_connected(1.0):
