@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from engine import Variant
-    from engine.territory import Score
+    from engine.territory_scoring import Score
 
 FORMAT = """\
 output, one line each, fields separated by single spaces:

@@ -3,7 +3,7 @@ core's status (cells to fix with what belongs there, the move under way), the op
 the live score of variants whose rules keep one.
 
 Nothing here knows a variant by name: a score panel appears when the rules have a ``score``
-method (territories with owner and value, totals per side: ``engine.territory.Score``), and the
+method (territories with owner and value, totals per side: ``engine.territory_scoring.Score``), and the
 counts on a "which piece did you place?" prompt come from the rules' ``remaining`` (else the
 position's hands).
 """

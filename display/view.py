@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Geometry, Position
-from engine.components.lines import Line
+from engine.components.line import Line
 
 #: Piece pictures drawn as chess pieces (from the font's chess glyphs); others get a disc.
 STANDARD_GLYPHS = ("king", "queen", "rook", "bishop", "knight", "pawn")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from .position import Outcome, Position
-    from .territory import Score
+    from .territory_scoring import Score
 
 CAPABILITIES = ("scoring", "placement", "agreement", "turn_note", "multi_move_turns")
 

@@ -9,7 +9,7 @@ from controller.cli import main
 from engine import parse_fen, start_position
 from engine.components.placement import Placement
 from engine.components.territory import TerritoryRules
-from engine.territory import Territory, totals
+from engine.territory_scoring import Territory, totals
 from tests.test_mathematichess_positions import EXAMPLE, VARIANT, crowded, example
 
 V = VARIANT

@@ -11,7 +11,7 @@ import pytest
 
 import engine
 from engine import parse_fen, start_position
-from engine.components.sesqui import SesquiPawns, headings
+from engine.components.sesqui_pawns import SesquiPawns, headings
 from engine.variant import variant_from_toml
 from tools.sesqui_setups import defenders, facts
 

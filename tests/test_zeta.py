@@ -19,7 +19,7 @@ from display import theme
 from display.render import cell_colour, render
 from display.view import view_from_position
 from engine import parse_fen, start_position
-from engine.components.lines import Line
+from engine.components.line import Line
 
 ZETAS = ("zeta", "zeta-short", "zeta-advancing", "zeta-pieces", "zeta-king")
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..moves import PLAIN, build_move
 from ..notation import PositionError
 from . import Component, register
-from .royalty import RoyalSafety
+from .royal_safety import RoyalSafety
 
 if TYPE_CHECKING:
     from ..moves import Move

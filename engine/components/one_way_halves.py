@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import Component, register
-from .lines import depths, enemy_halves
+from .line import depths, enemy_halves
 
 if TYPE_CHECKING:
     from ..moves import Move

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..errors import ChesseryError
 from ..notation import PositionError
 from ..position import Outcome
-from ..territory import Score, Territory, TerritoryScorer
+from ..territory_scoring import Score, Territory, TerritoryScorer
 from . import Component, register
-from .mathematichess import MathematichessMoves
+from .mathematichess_moves import MathematichessMoves
 from .placement import Placement
 from .terminator import SIDE_MARKS, Terminator
 

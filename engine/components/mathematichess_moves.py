@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..moves import SPECIAL, Move, build_move
 from ..pieces import MOVE
-from ..territory import DIAGONAL, ORTHOGONAL
+from ..territory_scoring import DIAGONAL, ORTHOGONAL
 from . import Component, Mover, register
 
 if TYPE_CHECKING:
