@@ -1,6 +1,6 @@
-"""The standard draws, each implied by its data key: ``fifty_move`` (plies without capture or
-pawn move), ``repetition`` (occurrences of one position) and ``insufficient_material = "fide"``.
-A referee device has nobody to claim a draw for the players, so each is reported as soon as it
+"""``insufficient_material = "fide"``: the standard draw in a dead position (FIDE's, as
+python-chess recognises it).
+A referee device has nobody to claim a draw for the players, so it is reported as soon as it
 holds (docs/rules/chess.md)."""
 
 from __future__ import annotations
@@ -12,18 +12,6 @@ from . import Component, register
 
 if TYPE_CHECKING:
     from ..position import Position
-
-
-@register("fifty_move")
-class FiftyMove(Component):
-    def outcome(self, pos: Position) -> Outcome | None:
-        return Outcome("fifty_move", None) if pos.halfmove >= self.v.fifty_move else None
-
-
-@register("repetition")
-class Repetition(Component):
-    def outcome(self, pos: Position) -> Outcome | None:
-        return Outcome("repetition", None) if pos.history.count(pos.hash) >= self.v.repetition else None
 
 
 @register("insufficient_material")

@@ -1,15 +1,11 @@
-"""Gryphon chess: a piece changes its nature each time it moves.
-
-* ``mutation`` (transform, legality): every move of a piece whose kind the ``mutate`` option maps
-  lands as the mapped kind (``{P = "N", N = "B", ...}``): the move is rebuilt with build_move's
-  ``become`` on the landing cell, so its changes say what stands there afterwards and the
-  controller sees the swap. ``mutation_limits`` caps each side's count of a kind on the board
-  (``{R = 4, B = 4, N = 4, Q = 2}``): a move whose mutation would exceed a cap is not allowed. A
-  mutation into a royal piece may not land where that new royal stands attacked (a king never
-  enters the board in check), even while its side has no royal yet.
-* ``king_forward_until_capture`` (filter, after_push; state ``captured``): until its side has
-  captured a man, a royal piece may move only forward (straight or diagonally): Gryphon's simple
-  form. The position text records the sides that have captured (``captured=w``, ``b``, ``wb``).
+"""``mutation`` (transform, legality): Gryphon chess, where a piece changes its nature each time it
+moves. Every move of a piece whose kind the ``mutate`` option maps lands as the mapped kind
+(``{P = "N", N = "B", ...}``): the move is rebuilt with build_move's ``become`` on the landing
+cell, so its changes say what stands there afterwards and the controller sees the swap.
+``mutation_limits`` caps each side's count of a kind on the board (``{R = 4, B = 4, N = 4, Q = 2}``):
+a move whose mutation would exceed a cap is not allowed. A mutation into a royal piece may not
+land where that new royal stands attacked (a king never enters the board in check), even while
+its side has no royal yet. Gryphon's simple form adds ``king_forward_until_capture``.
 """
 
 from __future__ import annotations
@@ -23,8 +19,6 @@ if TYPE_CHECKING:
     from ..moves import Move
     from ..position import Position
     from ..rules import Rules
-
-SIDE_MARKS = "wb"
 
 
 @register("mutation")
@@ -108,35 +102,3 @@ class Mutation(Component):
                     continue
             out.append(m)
         return out
-
-
-@register("king_forward_until_capture")
-class KingForwardUntilCapture(Component):
-    state_keys = ("captured",)
-
-    def captured(self, pos: Position, side: int) -> bool:
-        return SIDE_MARKS[side] in pos.extra.get("captured", "")
-
-    def filter(self, pos: Position, moves: list[Move]) -> list[Move]:
-        side = pos.side
-        if self.captured(pos, side):
-            return moves
-        v = self.v
-        coords = v.geometry.coords
-        fx, fy = v.forward[side]
-        out = []
-        for m in moves:
-            if m.frm >= 0 and v.is_royal[m.piece]:
-                (x0, y0), (x1, y1) = coords[m.frm], coords[m.to]
-                if (x1 - x0) * fx + (y1 - y0) * fy <= 0:
-                    continue  # sideways or backwards before the first capture
-            out.append(m)
-        return out
-
-    def after_push(self, pos: Position, move: Move) -> None:
-        if not move.victims:
-            return
-        side = self.v.owner[move.piece]
-        marks = pos.extra.get("captured", "")
-        if SIDE_MARKS[side] not in marks:
-            pos.extra["captured"] = "".join(m for m in SIDE_MARKS if m in marks or m == SIDE_MARKS[side])

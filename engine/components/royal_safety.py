@@ -1,19 +1,11 @@
-"""Royalty: what the royal pieces mean.
-
-* ``royal_safety`` (``royalty = "checkmate"``): no move may leave any royal piece of the mover
-  attacked; with several royals that holds for each (Tweedle's two kings).
-* ``royal_capture`` (``royalty = "capture_any"``/``"king_capture"`` or ``"capture_all"``): royal
-  pieces may be taken; losing one (or the last one) loses.
-* ``no_moves``: a side that cannot move is checkmated (when a royal is attacked under
-  ``checkmate``) or stalemated (``stalemate = draw | loss | win``).
-"""
+"""``royal_safety`` (``royalty = "checkmate"``): no move may leave any royal piece of the mover
+attacked; with several royals that holds for each (Tweedle's two kings)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from ..moves import DROP, PLAIN
-from ..position import Outcome
 from . import Component, register
 
 if TYPE_CHECKING:
@@ -71,40 +63,3 @@ class RoyalSafety(Component):
             if rules.is_safe_after(pos, m, side, royals):
                 out.append(m)
         return out
-
-
-@register("royal_capture")
-class RoyalCapture(Component):
-    def outcome(self, pos: Position) -> Outcome | None:
-        v = self.v
-        rules = self.rules
-        prev = (pos.side - 1) % v.nsides
-        # king_capture (one king) and capture_all: the last royal taken; capture_any: the first.
-        need_all = v.royalty != "capture_any"
-        for side in range(v.nsides):
-            codes = rules.royal_codes[side]
-            if not codes:
-                continue
-            left = rules.royal_cells(pos.board, side)
-            start = v.royal_count[side]
-            lost = (not left) if need_all else len(left) < start
-            if lost:
-                if v.nsides == 2:
-                    return Outcome("king_capture", 1 - side)
-                return Outcome("king_capture", prev if side != prev else None)
-        return None
-
-
-@register("no_moves")
-class NoMoves(Component):
-    def outcome(self, pos: Position) -> Outcome | None:
-        rules = self.rules
-        v = self.v
-        if rules.has_legal_move(pos):
-            return None
-        prev = (pos.side - 1) % v.nsides
-        if v.royalty == "checkmate" and rules.in_check(pos):
-            return Outcome("checkmate", prev)
-        if v.stalemate == "draw":
-            return Outcome("stalemate", None)
-        return Outcome("stalemate", prev if v.stalemate == "loss" else pos.side)
