@@ -3,12 +3,12 @@
 Pure: no I/O beyond reading its own variant data files, no pygame, no serial.
 """
 
-from .errors import ChesseryError
+from .errors import ChesseryError, IllegalMoveError, PositionError, VariantError
 from .geometry import Geometry
 from .moves import Move
-from .notation import PositionError, format_fen, move_text, parse_fen
-from .position import IllegalMoveError, Outcome, Position, start_position
-from .variant import Variant, VariantError, find_variant, variant_names
+from .notation import format_fen, move_text, parse_fen
+from .position import Outcome, Position, start_position
+from .variant import Variant, find_variant, variant_names
 
 __all__ = [
     "ChesseryError", "Geometry", "IllegalMoveError", "Move", "Outcome", "Position", "PositionError", "Variant",

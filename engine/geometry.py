@@ -21,7 +21,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .errors import ChesseryError
+from .errors import GeometryError
 
 Vector = tuple[int, int]
 Point = tuple[float, float]
@@ -32,9 +32,6 @@ COMPASS: dict[str, Vector] = {
     "NE": (1, 1), "NW": (-1, 1), "SE": (1, -1), "SW": (-1, -1),
 }
 
-
-class GeometryError(ChesseryError, ValueError):
-    """A geometry description that cannot be built."""
 
 
 @dataclass

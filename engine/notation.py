@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .errors import ChesseryError
+from .errors import PositionError
 from .moves import DROP, EN_PASSANT, REMOVE, Move
 
 if TYPE_CHECKING:
@@ -35,9 +35,6 @@ if TYPE_CHECKING:
 PREFIXES = "~+"
 _RUN = re.compile(r"\d+")
 
-
-class PositionError(ChesseryError, ValueError):
-    """A position text that does not describe a position of the variant."""
 
 
 def parse_board(variant: Variant, text: str) -> list[int]:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import ChesseryError
+from .errors import NotationError
 from .geometry import Vector
 
 MOVE = 1
@@ -47,9 +47,6 @@ SHORTHAND: dict[str, str] = {"K": "WF", "R": "W", "B": "F", "Q": "WF"}
 
 _TOKEN = re.compile(r"([mcfbvslrinp]*)(\([-\d]+,[-\d]+\)|[WFDNAHCZGKRBQ])(\2|\d+)?")
 
-
-class NotationError(ChesseryError, ValueError):
-    """A piece notation that does not parse."""
 
 
 @dataclass(frozen=True)

@@ -6,15 +6,12 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .errors import ChesseryError
+from .errors import IllegalMoveError
 from .moves import DROP, EN_PASSANT, REMOVE, Move
 
 if TYPE_CHECKING:
     from .variant import Variant
 
-
-class IllegalMoveError(ChesseryError, ValueError):
-    """A move text that matches no legal move in the position."""
 
 
 @dataclass(frozen=True)

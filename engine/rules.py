@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .capabilities import Agreement, Placement, Scoring, TurnNote
 from .components import Component, Mover, component_class, overrides
+from .errors import PositionError, VariantError
 from .moves import Move
 from .pieces import BOTH, CAPTURE, MOVE
 from .position import Outcome
@@ -39,8 +40,6 @@ class Rules:
     """Standard rules driven by the data, with the variant's components plugged in."""
 
     def __init__(self, variant: Variant) -> None:
-        from .variant import VariantError
-
         self.v = variant
         g = variant.geometry
         n = g.size
@@ -502,8 +501,6 @@ class Rules:
 
     def validate(self, pos: Position) -> None:
         """Raise ``PositionError`` for a position the variant cannot have."""
-        from .notation import PositionError
-
         for key in pos.extra:
             if key not in self.state_keys:
                 raise PositionError(f"{self.v.name}: unknown state {key}={pos.extra[key]}")

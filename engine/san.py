@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from .errors import IllegalMoveError
 from .moves import CASTLE, DROP, EN_PASSANT, PLAIN, REMOVE, Move
 from .position import Position
 
@@ -150,8 +151,6 @@ def san_line(start: Position, moves: list[Move] | tuple[Move, ...], *, display: 
 def parse_san(pos: Position, text: str) -> Move:
     """The legal move written ``text`` in this module's notation (or the variant's move text).
     Check marks and a trailing ``e.p.`` are optional. Raises ``IllegalMoveError``."""
-    from .position import IllegalMoveError
-
     want = _bare(text)
     legal = pos.legal_moves()
     for move in legal:

@@ -18,14 +18,9 @@ from typing import Any
 
 from . import codes
 from . import geometry as geo
-from .errors import ChesseryError
+from .errors import GeometryError, NotationError, VariantError
 from .geometry import Geometry, Vector
-from .pieces import BOTH, CAPTURE, MOVE, NotationError, lame_path, parse_betza, select_directions
-
-
-class VariantError(ChesseryError, ValueError):
-    """A variant definition (or name) that cannot be used."""
-
+from .pieces import BOTH, CAPTURE, MOVE, lame_path, parse_betza, select_directions
 
 # Every key a variant file may hold, with what it means; the validator rejects anything else.
 VARIANT_KEYS: dict[str, str] = {
@@ -456,7 +451,7 @@ def build_geometry(spec: dict[str, Any], where: str) -> Geometry:
             return geo.two_boards(base, (suffixes[0], suffixes[1]))
     except KeyError as exc:
         raise VariantError(f"{where}: geometry needs {exc.args[0]!r}") from None
-    except geo.GeometryError as exc:
+    except GeometryError as exc:
         raise VariantError(f"{where}: {exc}") from None
     raise VariantError(f"{where}: unknown geometry type {kind!r}")
 

@@ -8,7 +8,8 @@ import pytest
 
 import engine
 from engine import parse_fen, start_position
-from engine.variant import VariantError, variant_from_toml
+from engine.errors import VariantError
+from engine.variant import variant_from_toml
 
 SIMPLE = engine.find_variant("duffery-simpletons")
 ADVANCING = engine.find_variant("duffery-advancing")

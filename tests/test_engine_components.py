@@ -14,10 +14,11 @@ import pytest
 from engine import ChesseryError, find_variant, parse_fen, start_position
 from engine.codes import MAX_SIDES, kind_of, make, side_of
 from engine.components import Component, register
+from engine.errors import VariantError
 from engine.moves import Move, build_move
 from engine.perft import perft
 from engine.position import Position
-from engine.variant import VariantError, variant_from_toml
+from engine.variant import variant_from_toml
 
 ROOT = Path(__file__).resolve().parent.parent
 

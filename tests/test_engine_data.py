@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from engine import PositionError, VariantError, find_variant, parse_fen, start_position
+from engine.errors import NotationError
 from engine.geometry import rectangle, ring, two_boards
-from engine.pieces import NotationError, parse_betza
+from engine.pieces import parse_betza
 from engine.variant import variant_from_toml, variant_names
 
 BASE = 'geometry = { type = "rectangle", files = 8, ranks = 8 }\nsides = ["white", "black"]\n'

@@ -10,9 +10,10 @@ import pytest
 from engine import PositionError, parse_fen, start_position
 from engine.components.placement import Placement
 from engine.components.terminator import Terminator
-from engine.components.territory import AgreementError, TerritoryRules
+from engine.components.territory import TerritoryRules
+from engine.errors import AgreementError, VariantError
 from engine.moves import DROP, REMOVE
-from engine.variant import VariantError, variant_from_toml
+from engine.variant import variant_from_toml
 from tests.test_mathematichess_positions import VARIANT, changes_named, crowded, example, moves_from
 
 V = VARIANT

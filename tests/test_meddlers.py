@@ -27,7 +27,7 @@ from display.pieces import sprite
 from display.render import render
 from display.view import PieceView, view_from_position
 from engine import parse_fen, start_position
-from engine.notation import PositionError
+from engine.errors import PositionError
 from engine.perft import perft
 from tests.demo_game_runs import played_demo
 from tests.test_controller_inference import play

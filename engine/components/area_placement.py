@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..errors import VariantError
 from . import register
 from .placement import Placement
 
@@ -18,8 +19,6 @@ if TYPE_CHECKING:
 
 def rectangle_cells(rules: Rules, spec: str) -> frozenset[int]:
     """The cells of ``"a1:h3"`` (corners in either order) on a rectangular board."""
-    from ..variant import VariantError
-
     g = rules.v.geometry
     try:
         a, b = (g.index(name.strip()) for name in spec.split(":"))
@@ -36,8 +35,6 @@ class AreaPlacement(Placement):
 
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)
-        from ..variant import VariantError
-
         specs = self.opts["areas"]
         if len(specs) != self.v.nsides:
             raise VariantError(f"variant {self.v.name}: areas needs one rectangle per side, got {len(specs)}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..errors import VariantError
 from ..position import Outcome
 from . import Component, register
 
@@ -19,8 +20,6 @@ class KingsThrough(Component):
     options: ClassVar[dict[str, Any]] = {"kings_through_zones": []}
 
     def __init__(self, rules: Rules) -> None:
-        from ..variant import VariantError
-
         super().__init__(rules)
         v = self.v
         names = list(self.opts["kings_through_zones"])

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..errors import PositionError, VariantError
 from ..moves import PLAIN, build_move
-from ..notation import PositionError
 from . import Component, register
 from .royal_safety import RoyalSafety
 
@@ -47,8 +47,6 @@ class Meddlers(Component):
 
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)
-        from ..variant import VariantError
-
         v = self.v
         if v.nsides != 2:
             raise VariantError(f"variant {v.name}: meddlers needs two sides")

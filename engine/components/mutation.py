@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..errors import VariantError
 from ..moves import PLAIN, build_move
 from . import Component, register
 
@@ -26,8 +27,6 @@ class Mutation(Component):
     options: ClassVar[dict[str, Any]] = {"mutate": {}, "mutation_limits": {}}
 
     def __init__(self, rules: Rules) -> None:
-        from ..variant import VariantError
-
         super().__init__(rules)
         v = self.v
         try:

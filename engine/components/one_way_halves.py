@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..errors import VariantError
 from . import Component, register
 from .line import depths, enemy_halves
 
@@ -26,8 +27,6 @@ class OneWayHalves(Component):
     options: ClassVar[dict[str, Any]] = {"first_move_kinds": []}
 
     def __init__(self, rules: Rules) -> None:
-        from ..variant import VariantError
-
         super().__init__(rules)
         v = self.v
         self.enemy_half = enemy_halves(v)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..errors import VariantError
 from ..moves import Move, build_move
 from . import Component, register
 
@@ -24,8 +25,6 @@ class PawnToQueen(Component):
 
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)
-        from ..variant import VariantError
-
         letters = [k.letter for k in self.v.kinds]
         try:
             pawn, queen = letters.index(self.opts["converts"]), letters.index(self.opts["into"])

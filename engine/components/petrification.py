@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..errors import VariantError
 from . import Component, register
 
 if TYPE_CHECKING:
@@ -35,8 +36,6 @@ class Petrification(Component):
     options: ClassVar[dict[str, Any]] = {"petrifiers": "", "mimic_petrifiers": ""}
 
     def __init__(self, rules: Rules) -> None:
-        from ..variant import VariantError
-
         super().__init__(rules)
         v = self.v
         g = v.geometry

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..errors import VariantError
 from ..moves import Move
 from . import Component, register
 
@@ -23,8 +24,6 @@ class PromotionPerPiece(Component):
     options: ClassVar[dict[str, Any]] = {"promotion_per_piece": {}}
 
     def __init__(self, rules: Rules) -> None:
-        from ..variant import VariantError
-
         super().__init__(rules)
         v = self.v
         #: Per piece code: the codes it may promote to (empty: the variant's choices).

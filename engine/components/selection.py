@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..errors import PositionError, VariantError
 from ..moves import SPECIAL, build_move
 from . import Component, register
 
@@ -35,8 +36,6 @@ class Selection(Component):
     provides = ("turn_note",)
 
     def __init__(self, rules: Rules) -> None:
-        from ..variant import VariantError
-
         super().__init__(rules)
         v = self.v
         try:
@@ -136,8 +135,6 @@ class Selection(Component):
         return choice[0] if choice is not None else None
 
     def validate(self, pos: Position) -> None:
-        from ..notation import PositionError
-
         text = pos.extra.get(STATE)
         if text is None:
             return

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..errors import VariantError
 from ..moves import Move
 from . import Component, Mover, register
 
@@ -49,8 +50,6 @@ class SesquiPawns(Component):
     leaper_hooks = (HOOK,)
 
     def __init__(self, rules: Rules) -> None:
-        from ..variant import VariantError
-
         super().__init__(rules)
         v = self.v
         g = v.geometry

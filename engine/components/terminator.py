@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..errors import PositionError
 from ..moves import REMOVE, build_move
-from ..notation import PositionError
 from . import Component, register
 
 if TYPE_CHECKING:

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..errors import ChesseryError
-from ..notation import PositionError
+from ..errors import AgreementError, PositionError, VariantError
 from ..position import Outcome
 from ..territory_scoring import Score, Territory, TerritoryScorer
 from . import Component, register
@@ -30,9 +29,6 @@ if TYPE_CHECKING:
 #: Bonus names in the order they are checked; the position text records a winner as name=w|b|wb.
 BONUSES = ("four_sovereign", "homogeneous", "two_royal")
 
-
-class AgreementError(ChesseryError, ValueError):
-    """The players asked to end the game by agreement when the rules do not allow it yet."""
 
 
 @register("territory")
@@ -51,8 +47,6 @@ class TerritoryRules(Component):
     }
 
     def __init__(self, rules: Rules) -> None:
-        from ..variant import VariantError
-
         super().__init__(rules)
         v = self.v
         if v.nsides != 2:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..errors import VariantError
 from ..moves import CASTLE, EN_PASSANT, PLAIN, SPECIAL, Move, build_move
 from . import Component, register
 from .en_passant import EnPassant
@@ -32,7 +33,6 @@ class TwoBoardTransfer(Component):
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)
         if not self.v.geometry.other_board:
-            from ..variant import VariantError
             raise VariantError(f"variant {self.v.name}: two_board_transfer needs a two-board geometry")
         self.other = self.v.geometry.other_board
         en_passant = rules.component("en_passant")
