@@ -6,8 +6,8 @@ Pure: no I/O beyond reading its own variant data files, no pygame, no serial.
 from .errors import ChesseryError, IllegalMoveError, PositionError, VariantError
 from .geometry import Geometry
 from .moves import Move
-from .notation import format_fen, move_text, parse_fen
-from .position import Outcome, Position, start_position
+from .notation import format_fen, move_text
+from .position import Outcome, Position, parse_fen, start_position
 from .variant import Variant, find_variant, variant_names
 
 __all__ = [

@@ -23,6 +23,7 @@ rule hooks may append a suffix to keep moves with the same cells apart.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .errors import PositionError
@@ -30,11 +31,10 @@ from .moves import DROP, EN_PASSANT, REMOVE, Move
 
 if TYPE_CHECKING:
     from .position import Position
-    from .variant import Variant
+    from .variant_data import Variant
 
 PREFIXES = "~+"
 _RUN = re.compile(r"\d+")
-
 
 
 def parse_board(variant: Variant, text: str) -> list[int]:
@@ -200,10 +200,23 @@ def format_castling(variant: Variant, board: list[int], rooks: frozenset[int]) -
     return "".join(out) or "-"
 
 
-def parse_fen(variant: Variant, text: str) -> Position:
-    """A position from its text; ``PositionError`` (a ``ValueError``) says what is wrong."""
-    from .position import Position
+@dataclass
+class PositionText:
+    """The fields of a position text, read and checked against the variant (``Position``'s
+    arguments; ``engine.position.parse_fen`` builds the position from them)."""
 
+    board: list[int]
+    side: int
+    castling: frozenset[int]
+    ep: int
+    halfmove: int
+    fullmove: int
+    hands: list[dict[int, int]]
+    extra: dict[str, str]
+
+
+def read_position(variant: Variant, text: str) -> PositionText:
+    """The fields of a position text; ``PositionError`` (a ``ValueError``) says what is wrong."""
     parts = text.split()
     if not parts:
         raise PositionError(f"{variant.name}: empty position")
@@ -250,10 +263,7 @@ def parse_fen(variant: Variant, text: str) -> Position:
             raise PositionError(f"{variant.name}: unexpected field {tok!r}")
         k, v = tok.split("=", 1)
         extra[k] = v
-    pos = Position(variant, board, side, castling=castling, ep=ep, halfmove=halfmove, fullmove=fullmove,
-                   hands=hands, extra=extra)
-    variant.rules.validate(pos)
-    return pos
+    return PositionText(board, side, castling, ep, halfmove, fullmove, hands, extra)
 
 
 def format_fen(pos: Position) -> str:

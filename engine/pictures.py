@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .variant import Variant
+    from .variant_data import Variant
 
 _LOOKS: dict[int, tuple[Variant, tuple[int, ...] | None]] = {}
 

@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING
 
 from .errors import IllegalMoveError
 from .moves import DROP, EN_PASSANT, REMOVE, Move
+from .notation import format_fen, move_text, read_position
 
 if TYPE_CHECKING:
-    from .variant import Variant
+    from .variant_data import Variant
 
 
 
@@ -142,11 +143,9 @@ class Position:
         return self.variant.rules.outcome(self)
 
     def fen(self) -> str:
-        from .notation import format_fen
         return format_fen(self)
 
     def move_text(self, move: Move) -> str:
-        from .notation import move_text
         return move_text(self.variant, move)
 
     def parse_move(self, text: str) -> Move:
@@ -254,6 +253,15 @@ class Position:
             board[cell] = before
 
 
+def parse_fen(variant: Variant, text: str) -> Position:
+    """A position from its text (``engine.notation``); ``PositionError`` (a ``ValueError``) says
+    what is wrong, including what the variant's rule components reject."""
+    f = read_position(variant, text)
+    pos = Position(variant, f.board, f.side, castling=f.castling, ep=f.ep, halfmove=f.halfmove,
+                   fullmove=f.fullmove, hands=f.hands, extra=f.extra)
+    variant.rules.validate(pos)
+    return pos
+
+
 def start_position(variant: Variant) -> Position:
-    from .notation import parse_fen
     return parse_fen(variant, variant.start)

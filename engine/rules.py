@@ -26,14 +26,10 @@ from .position import Outcome
 
 if TYPE_CHECKING:
     from .position import Position
-    from .variant import Variant
+    from .variant_data import Variant
 
 
 C = TypeVar("C", bound=Component)
-
-
-def rules_for(variant: Variant) -> Rules:
-    return Rules(variant)
 
 
 class Rules:

@@ -1,5 +1,5 @@
-"""The engine's source layout, checked from the source (issue 24): each rule component in a module
-named after it, module names distinct across the engine."""
+"""The engine's source layout, checked from the source (issue 24): no circle in its imports, each
+rule component in a module named after it, module names distinct across the engine."""
 
 from __future__ import annotations
 
@@ -10,6 +10,116 @@ from pathlib import Path
 from engine.components import component_class, component_names
 
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
+
+
+# -- imports -------------------------------------------------------------------------------------------
+def module_names(root: Path) -> dict[str, Path]:
+    """Dotted module name -> file, for the package at ``root`` and its subpackages."""
+    out = {}
+    for path in root.rglob("*.py"):
+        parts = list(path.relative_to(root.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+def _type_checking_only(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def runtime_imports(root: Path) -> dict[str, dict[str, list[tuple[int, bool]]]]:
+    """The package's imports of its own modules that run: module -> imported module -> (line,
+    inside a function) per import. Left out: ``if TYPE_CHECKING:`` blocks (never run) and the
+    implicit import of a parent package (Python runs it first, whoever imports)."""
+    modules = module_names(root)
+    graph: dict[str, dict[str, list[tuple[int, bool]]]] = {name: {} for name in modules}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+
+        def add(target: str, line: int, local: bool, name: str = name) -> None:
+            if target in modules and target != name:
+                graph[name].setdefault(target, []).append((line, local))
+
+        def visit(node: ast.AST, local: bool, package: str = package) -> None:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.If) and _type_checking_only(child):
+                    for other in child.orelse:
+                        visit(other, local)
+                    continue
+                if isinstance(child, ast.Import):
+                    for alias in child.names:
+                        add(alias.name, child.lineno, local)
+                elif isinstance(child, ast.ImportFrom):
+                    base = child.module or ""
+                    if child.level:
+                        up = package.split(".")[: len(package.split(".")) - child.level + 1]
+                        base = ".".join([*up, *([child.module] if child.module else [])])
+                    submodules = [f"{base}.{a.name}" for a in child.names if f"{base}.{a.name}" in modules]
+                    # ``from . import codes`` imports the module codes; ``from . import Component``
+                    # takes a name from the package itself.
+                    if len(submodules) < len(child.names):
+                        add(base, child.lineno, local)
+                    for sub in submodules:
+                        add(sub, child.lineno, local)
+                visit(child, local or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+
+        visit(ast.parse(path.read_text(encoding="utf-8")), False)
+    return graph
+
+
+def find_cycle(graph: dict[str, dict[str, list[tuple[int, bool]]]]) -> list[str]:
+    """One import circle (``[a, b, ..., a]``), or ``[]`` when there is none."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def walk(node: str) -> list[str]:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt):], nxt]
+            if nxt not in state and (found := walk(nxt)):
+                return found
+        path.pop()
+        state[node] = 2
+        return []
+
+    for node in sorted(graph):
+        if node not in state and (found := walk(node)):
+            return found
+    return []
+
+
+def test_the_engine_imports_have_no_circle() -> None:
+    graph = runtime_imports(ENGINE)
+    assert len(graph) > 40 and "engine.rules" in graph["engine.variant"]
+    assert find_cycle(graph) == []
+
+
+def test_the_engine_imports_its_own_modules_at_module_level_only() -> None:
+    # An import inside a function is how a circle hides from the module-level graph.
+    local = [f"{name} -> {target} (line {line})" for name, targets in runtime_imports(ENGINE).items()
+             for target, sites in targets.items() for line, inside in sites if inside]
+    assert local == []
+
+
+def test_the_circle_finder_sees_a_circle_through_an_import_in_a_function(tmp_path: Path) -> None:
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "sub" / "__init__.py").write_text("from .. import a\n")
+    (pkg / "a.py").write_text("from typing import TYPE_CHECKING\nfrom . import b\n"
+                              "if TYPE_CHECKING:\n    from . import c\n")
+    (pkg / "b.py").write_text("def f():\n    from .sub import c\n    return c\n")
+    (pkg / "sub" / "c.py").write_text("from ..a import x\n")
+    (pkg / "c.py").write_text("from . import a\n")
+    graph = runtime_imports(pkg)
+    assert graph["pkg.a"] == {"pkg.b": [(2, False)]}  # the TYPE_CHECKING import is left out
+    assert graph["pkg.b"] == {"pkg.sub.c": [(2, True)]}
+    assert find_cycle(graph) == ["pkg.a", "pkg.b", "pkg.sub.c", "pkg.a"]
 
 
 def registered_names(path: Path) -> list[str]:

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from engine import Position, Variant, find_variant, start_position
-from engine.notation import parse_fen
+from engine.position import parse_fen
 from engine.san import parse_san, san
 from tests.demo_game_runs import played_demo
 

@@ -19,7 +19,7 @@ import random
 import pytest
 
 from engine import find_variant
-from engine.notation import parse_fen
+from engine.position import parse_fen
 
 sf = pytest.importorskip("pyffish")
 

@@ -33,6 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import parse_fen
+from engine.rules import Rules
 from engine.variant import variant_from_toml
 
 N = 48
@@ -217,14 +218,12 @@ def facts(variant, side: int) -> dict[str, bool]:
 def reseat(variant, board: dict[int, str]):
     """The same compiled variant with another start position and the promotion cells it implies
     (compiling a variant per candidate would take minutes; nothing else depends on the start)."""
-    from engine.rules import rules_for
-
     variant.start = f"{board_text(board)} w - - 0 1"
     variant.promotion_zones = (
         frozenset(c for c, x in board.items() if x in "kqr"),
         frozenset(c for c, x in board.items() if x in "KQR"),
     )
-    variant.rules = rules_for(variant)
+    variant.rules = Rules(variant)
     return variant
 
 

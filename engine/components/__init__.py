@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from ..moves import Move
     from ..position import Outcome, Position
     from ..rules import Rules
-    from ..variant import Variant
+    from ..variant_data import Variant
 
 Mover = Callable[["Position", int, int, list["Move"]], None]
 

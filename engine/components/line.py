@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ..moves import Move
     from ..position import Position
     from ..rules import Rules
-    from ..variant import Variant
+    from ..variant_data import Variant
 
 _DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
 
