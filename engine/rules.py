@@ -102,6 +102,7 @@ class Rules:
         self._outcome = stage("outcome")
         self._has_legal = stage("has_legal_move")
         self._validate = stage("validate")
+        self._promotion_choices = stage("promotion_choices")
         movers: dict[str, Mover] = {}
         for comp in comps:
             movers.update(comp.movers())
@@ -325,14 +326,11 @@ class Rules:
             break
 
     def promotion_codes(self, pos: Position, code: int) -> tuple[int, ...]:
-        """What a promoting piece may become; with ``from_captured`` only kinds the side has
-        lost (they wait in its hand until used)."""
-        side = self.v.owner[code]
-        codes = self.promo_codes[side]
-        if self.v.promotion_from_captured:
-            hand = pos.hands[side]
-            kind_at = self.v.kind_at
-            codes = tuple(c for c in codes if hand.get(kind_at[c], 0) > 0)
+        """What a promoting piece may become: the data's choices, narrowed by the components'
+        ``promotion_choices`` stage (``captured_pool``: only kinds waiting in the hand)."""
+        codes = self.promo_codes[self.v.owner[code]]
+        for narrow in self._promotion_choices:
+            codes = narrow(pos, code, codes)
         return codes
 
     def promotions(self, pos: Position, frm: int, to: int, code: int, captured: int, out: list[Move]) -> None:

@@ -220,6 +220,31 @@ def test_a_turn_order_component_gives_two_moves_a_turn() -> None:
     assert pos.fen() == start_position(v).fen()
 
 
+
+@register("test_minor_promotions_only")
+class MinorPromotionsOnly(Component):
+    """Promotion to a knight or a bishop only: the ``promotion_choices`` stage narrows the data's
+    choices after the components before it (here ``captured_pool``) have narrowed them."""
+
+    def promotion_choices(self, pos: Position, code: int, codes: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(c for c in codes if self.v.kinds[self.v.kind_at[c]].name in ("knight", "bishop"))
+
+
+def test_promotion_choices_are_a_stage_the_components_narrow_in_order() -> None:
+    plain = variant_from_toml("minor-promotions", 'inherits = "chess"\nrules = ["test_minor_promotions_only"]\n')
+    pos = parse_fen(plain, "7k/P7/8/8/8/8/8/4K3 w - - 0 1")
+    assert {pos.move_text(m) for m in pos.legal_moves() if m.frm == pos.variant.geometry.index("a7")} == {
+        "a7a8b", "a7a8n"}
+    pooled = variant_from_toml("minor-promotions-pooled", """
+        inherits = "chess"
+        rules = ["test_minor_promotions_only"]
+        promotion = { zones = ["rank8", "rank1"], choices = "qrbn", from_captured = true }
+    """)
+    assert pooled.component_names.index("captured_pool") < pooled.component_names.index("test_minor_promotions_only")
+    pos = parse_fen(pooled, "7k/P7/8/8/8/8/8/4K3[QN] w - - 0 1")
+    assert {pos.move_text(m) for m in pos.legal_moves() if m.frm == pooled.geometry.index("a7")} == {"a7a8n"}
+
+
 # -- capabilities and errors ----------------------------------------------------------------------------
 def test_capabilities_are_declared() -> None:
     chess_rules = find_variant("chess").rules

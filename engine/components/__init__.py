@@ -5,23 +5,24 @@ name and implements one or more *stages*, the way pluggy plugins implement hook 
 The rules runner (``engine.rules.Rules``) calls every component that implements a stage, in the
 variant's component order, and never needs subclassing:
 
-===============  ===========================================================  ===============
-stage            what a component does there                                  answers
-===============  ===========================================================  ===============
-board_moves      replaces the piece tables' generation (drops while placing)  first non-None
-movers           movement for piece kinds whose ``hook`` names it             per kind
-generate         appends moves (castling, en passant, terminators, chains)    all, in order
-transform        turns generated moves into others (transfer, mutation)       all, in order
-filter           drops pseudo-legal moves (frozen, forward only, petrified)    all, in order
-legality         drops moves that break the royal rule (king left in check)    all, in order
-select           chooses among legal moves (checks first, must capture)       all, in order
-attacks          coded captures that count as attacks (check detection)       any True
-after_push       updates state after a move's changes are on the board        all, in order
-next_side        turn order (two moves a turn, three sides)                   first non-None
-outcome          ends the game (checkmate, capture of royals, line, score)    first non-None
-has_legal_move   a cheap answer to "can the side to move move at all?"        first non-None
-validate         rejects positions the variant cannot have                    all
-===============  ===========================================================  ===============
+=================  ============================================================  ===============
+stage              what a component does there                                   answers
+=================  ============================================================  ===============
+board_moves        replaces the piece tables' generation (drops while placing)   first non-None
+movers             movement for piece kinds whose ``hook`` names it              per kind
+promotion_choices  narrows what a promoting piece may become (captured pool)     all, in order
+generate           appends moves (castling, en passant, terminators, chains)     all, in order
+transform          turns generated moves into others (transfer, mutation)        all, in order
+filter             drops pseudo-legal moves (frozen, forward only, petrified)    all, in order
+legality           drops moves that break the royal rule (king left in check)    all, in order
+select             chooses among legal moves (checks first, must capture)        all, in order
+attacks            coded captures that count as attacks (check detection)        any True
+after_push         updates state after a move's changes are on the board         all, in order
+next_side          turn order (two moves a turn, three sides)                    first non-None
+outcome            ends the game (checkmate, capture of royals, line, score)     first non-None
+has_legal_move     a cheap answer to "can the side to move move at all?"         first non-None
+validate           rejects positions the variant cannot have                     all
+=================  ============================================================  ===============
 
 Capabilities the controller relies on are declared, not discovered: a component lists them in
 ``provides`` (``scoring``, ``placement``, ``agreement``) and implements the matching protocol in
@@ -43,8 +44,8 @@ if TYPE_CHECKING:
 
 Mover = Callable[["Position", int, int, list["Move"]], None]
 
-STAGES = ("board_moves", "generate", "transform", "filter", "legality", "select", "attacks", "after_push",
-          "next_side", "outcome", "has_legal_move", "validate")
+STAGES = ("board_moves", "promotion_choices", "generate", "transform", "filter", "legality", "select", "attacks",
+          "after_push", "next_side", "outcome", "has_legal_move", "validate")
 
 
 class Component:
@@ -86,6 +87,11 @@ class Component:
     def movers(self) -> dict[str, Mover]:
         """Movement hooks by the name piece kinds give in their ``hook`` key."""
         return {}
+
+    def promotion_choices(self, pos: Position, code: int, codes: tuple[int, ...]) -> tuple[int, ...]:
+        """The codes the piece ``code`` may promote to, from ``codes`` (the data's choices as
+        narrowed by the components before this one)."""
+        return codes
 
     def generate(self, pos: Position, out: list[Move]) -> None:
         return None

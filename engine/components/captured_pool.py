@@ -17,6 +17,12 @@ if TYPE_CHECKING:
 class CapturedPool(Component):
     tracks_hands = True
 
+    def promotion_choices(self, pos: Position, code: int, codes: tuple[int, ...]) -> tuple[int, ...]:
+        # Only kinds the side has lost: they wait in its hand until a promotion uses them.
+        hand = pos.hands[self.v.owner[code]]
+        kind_at = self.v.kind_at
+        return tuple(c for c in codes if hand.get(kind_at[c], 0) > 0)
+
     def after_push(self, pos: Position, move: Move) -> None:
         v = self.v
         owner, kind_at = v.owner, v.kind_at
