@@ -17,16 +17,20 @@ and the captured pieces, so no rule component writes change tuples by hand.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final, Literal
 
 Change = tuple[int, int, int]
 
-#: Move tags. A plain move or capture has the empty tag.
-PLAIN = ""
-CASTLE = "castle"
-EN_PASSANT = "ep"
-DROP = "drop"      # a piece from hand placed on an empty cell (placement stages, drops)
-REMOVE = "remove"  # a piece taken off the board by its owner (Mathematichess terminator)
-SPECIAL = "special"  # anything else a rule component builds: pushes, swaps, multi-captures, transfers
+#: Move tags: a closed vocabulary, so mypy checks every comparison with one (``strict_equality``).
+#: A plain move or capture has the empty tag.
+MoveTag = Literal["", "castle", "ep", "drop", "remove", "special", "convert"]
+PLAIN: Final = ""
+CASTLE: Final = "castle"
+EN_PASSANT: Final = "ep"
+DROP: Final = "drop"      # a piece from hand placed on an empty cell (placement stages, drops)
+REMOVE: Final = "remove"  # a piece taken off the board by its owner (Mathematichess terminator)
+SPECIAL: Final = "special"  # anything else a rule component builds: pushes, swaps, multi-captures, transfers
+CONVERT: Final = "convert"  # a piece turned into another where it stands, as a move (Triscacia's pawn to queen)
 
 
 class Move:
@@ -44,7 +48,7 @@ class Move:
         piece: int,
         captured: int = 0,
         promotion: int = 0,
-        tag: str = PLAIN,
+        tag: MoveTag = PLAIN,
         changes: tuple[Change, ...] | None = None,
         relocations: tuple[tuple[int, int], ...] | None = None,
         text: str = "",
@@ -97,7 +101,7 @@ class Move:
         return self._victims
 
     def with_effects(self, changes: tuple[Change, ...], relocations: tuple[tuple[int, int], ...],
-                     tag: str = "", captured: int | None = None) -> Move:
+                     tag: MoveTag = "", captured: int | None = None) -> Move:
         """The same move (same from, to, mover, promotion, text) with other effects: for
         components that turn a move into another (a transfer to the other board, a mutation)."""
         return Move(self.frm, self.to, self.piece, self.captured if captured is None else captured,
@@ -121,7 +125,7 @@ def build_move(
     frm: int,
     to: int,
     *,
-    tag: str = SPECIAL,
+    tag: MoveTag = SPECIAL,
     text: str = "",
     relocate: Iterable[tuple[int, int]] = (),
     remove: Iterable[int] = (),
@@ -193,7 +197,7 @@ def build_move(
 
 
 def _one_piece_move(board: Sequence[int], frm: int, to: int, relocation: tuple[int, int], remove: tuple[int, ...],
-                    tag: str, text: str, piece: int | None, promotion: int) -> Move:
+                    tag: MoveTag, text: str, piece: int | None, promotion: int) -> Move:
     """``build_move``'s common case with the same result and less bookkeeping: one piece
     relocated, at most one other cell emptied (transfers, en passant, leaping captures)."""
     src, dst = relocation
@@ -216,7 +220,7 @@ def _one_piece_move(board: Sequence[int], frm: int, to: int, relocation: tuple[i
                 text, tuple(victims))
 
 
-def _relocations_only(board: Sequence[int], frm: int, to: int, relocate: tuple[tuple[int, int], ...], tag: str,
+def _relocations_only(board: Sequence[int], frm: int, to: int, relocate: tuple[tuple[int, int], ...], tag: MoveTag,
                       text: str, piece: int | None, promotion: int) -> Move:
     """``build_move``'s case of pieces relocated and nothing else (castling, swaps, pushes), with
     the same result and less bookkeeping: move generators build many of these."""

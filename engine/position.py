@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from .errors import IllegalMoveError
 from .moves import DROP, EN_PASSANT, REMOVE, Move
@@ -15,12 +15,25 @@ if TYPE_CHECKING:
 
 
 
+#: How a game can end: a closed vocabulary, so mypy checks every comparison with one
+#: (``strict_equality``). The text is a contract: ``chessery play`` prints ``1-0 checkmate``, the
+#: store and PGN export keep it. A component that ends a game its own way adds its name here.
+Termination = Literal[
+    # the standard ends (engine.components: no_moves, royal_capture, bare_king, line, the draws)
+    "checkmate", "stalemate", "king_capture", "bare_king", "line", "fifty_move", "repetition",
+    "insufficient_material",
+    # variant components: territory (Mathematichess), kings_through (Duffery), two_furies (Royal Fury)
+    "agreement", "target", "no_moves", "kings_through", "furies_captured", "one_fury_each",
+    # the controller: the clock and the operator menu
+    "time_forfeit", "timeout_vs_insufficient_material", "resignation",
+]
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a game ended. ``winner`` is a side index, or None for a draw."""
 
-    termination: str  # checkmate, stalemate, king_capture, bare_king, fifty_move, repetition,
-    #                   insufficient_material, line, score, agreement, variant-specific names
+    termination: Termination
     winner: int | None
 
     def result(self, nsides: int = 2, sides: tuple[str, ...] = ()) -> str:

@@ -9,14 +9,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import VariantError
-from ..moves import Move, build_move
+from ..moves import CONVERT, Move, build_move
 from . import Component, register
 
 if TYPE_CHECKING:
     from ..position import Position
     from ..rules import Rules
 
-CONVERT = "convert"
 
 
 @register("pawn_to_queen")

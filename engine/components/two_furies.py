@@ -6,7 +6,7 @@ enemy Fury of a side that had already taken one of the mover's). Readings: docs/
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..position import Outcome
 from . import Component, register
@@ -14,8 +14,8 @@ from . import Component, register
 if TYPE_CHECKING:
     from ..position import Position
 
-WIN = "furies_captured"
-DRAW = "one_fury_each"
+WIN: Final = "furies_captured"
+DRAW: Final = "one_fury_each"
 
 
 @register("two_furies")
