@@ -125,14 +125,13 @@ def bench(kind: str, n_moves: int, given: list[str] | None = None, slide_rest_ms
                 texts.append(text)
                 could_go_on.append(extended)
                 halves.append(half)
-        declared = [getattr(link.hello, "scan_ms", 0) for link in service.links if link.hello is not None]
+        declared = [link.hello.scan_ms for link in service.links if link.hello is not None]
     finally:
         service.stop()
         board.stop()
         store.close()
         tmp.cleanup()
-    scan = {"chessery": 2.0, "dgt": getattr(board, "scan_ms", 0.0),
-            "millennium": getattr(board, "settings", {1: 20})[1] * 2.048}[kind]
+    scan = 2.0 if kind == "chessery" else board.scan_ms if kind == "dgt" else board.settings[1] * 2.048
     goal = 2 * scan + 50 if kind == "millennium" else scan + 50
     p99 = pct(latencies, 99)
     replay = engine.start_position(variant)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -241,7 +241,8 @@ def parse_config(data: dict[str, Any], source: str = "config") -> Config:
     clock = replace(ClockConfig(), **{k[6:]: v for k, v in values.items() if k.startswith("clock.")})
     top = {k: v for k, v in values.items() if "." not in k}
     config = Config(**top, timing=timing, gpio=gpio, event=event, clock=clock, source=source)
-    pins = [(name, getattr(gpio, name)) for name in GPIO_PINS]
+    values = asdict(gpio)
+    pins = [(name, values[name]) for name in GPIO_PINS]
     seen: dict[Pin, str] = {}
     for name, pin in pins:
         if pin is None:

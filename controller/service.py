@@ -31,12 +31,13 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 import engine
 from engine import Variant
+from firmware_bridge.events import Mark
 
 from .board_map import SensorMap
 from .config import Config, load_config
@@ -47,12 +48,13 @@ from .session import Session, Update
 from .store import GameStore
 
 if TYPE_CHECKING:
+    from firmware_bridge.board_link import BoardLink
     from hardware.panel import Panel
 
 log = logging.getLogger("chessery")
 
 #: Put on a link's event queue behind everything its board sent: see Service.finish_when_at_rest.
-_DRAINED = object()
+_DRAINED = Mark("drained")
 
 #: The controller loop's longest sleep with nothing to do (s): everything it waits for (inputs,
 #: deadlines, the clock's next visible change, the watchdog) wakes it by itself.
@@ -88,7 +90,7 @@ def configure(args: argparse.Namespace) -> Config:
         over["variant"] = args.variant
     if args.port:
         over["port"] = tuple(args.port)
-    if getattr(args, "board", None):
+    if args.board:
         over["board"] = args.board
     if args.layout:
         over["layout"] = args.layout
@@ -98,7 +100,7 @@ def configure(args: argparse.Namespace) -> Config:
         over["db"] = args.db
     if args.frame:
         over["frame"] = args.frame
-    if getattr(args, "status_file", None):
+    if args.status_file:
         over["status_file"] = args.status_file
     if args.headless:
         over["display"] = "headless"
@@ -139,7 +141,7 @@ class Service:
         self.inputs: queue.SimpleQueue[tuple] = queue.SimpleQueue()
         self.stopping = threading.Event()
         self.finished = threading.Event()  # the controller loop has ended
-        self.links: list = []
+        self.links: list[BoardLink] = []
         #: Per link: items its forwarder has put on ``inputs`` (see ``_heard_past``).
         self._forwarded: dict[int, int] = {}
         #: When the session's deadline was first found overdue (service ms), while held back.
@@ -310,7 +312,7 @@ class Service:
 
         from .config import GPIO_PINS
 
-        pins = {name: getattr(gpio, name) for name in GPIO_PINS}
+        pins = {name: pin for name, pin in asdict(gpio).items() if name in GPIO_PINS}
         self.panel, reason = open_panel(pins, lambda word: self.inputs.put(("button", word)), gpio.pin_factory)
         if self.panel is None:
             self.say(f"no GPIO ({reason}); running without buttons, lights and buzzer")
@@ -327,7 +329,7 @@ class Service:
                 continue
             if isinstance(item, LinkStatus):
                 self.inputs.put(("link", index, item))
-            elif item is _DRAINED:
+            elif isinstance(item, Mark):
                 self.inputs.put(("drained", index))
             else:
                 self.inputs.put(("sensor", index, item))
@@ -345,7 +347,7 @@ class Service:
         # A board that scans (DGT, Millennium) reports the hands' last change only when its scan
         # comes round to it, up to a scan later, and a DGT dump answers from the last scan: a
         # ping and a snapshot at once could come before that report.
-        scan_ms = max((getattr(link, "scan_ms", 0) for link in self.links), default=0)
+        scan_ms = max((link.scan_ms for link in self.links), default=0)
         if scan_ms:
             self.stopping.wait((scan_ms + SCAN_REPORT_MARGIN_MS) / 1000)
         for link in self.links:
@@ -455,7 +457,7 @@ class Service:
             self.counts["late_deadlines_given_up"] += 1
             return True
         for index, link in enumerate(self.links):
-            drained = getattr(link, "drained", None)
+            drained = link.drained
             if drained is None or link.state is not LinkState.CONNECTED:
                 continue
             at, puts = drained
@@ -665,8 +667,8 @@ class Service:
         """A board scanning slower than its events need (DGT) says so, and says it again as it
         learns its own scan: the referee's windows and its trust in the order of events follow.
         A board may ask for its own drag wait (Millennium); with several boards, the longest."""
-        self.session.set_scan(max(getattr(lk.hello, "scan_ms", 0) if lk.hello else 0 for lk in self.links))
-        self.session.set_board_drag(max(getattr(lk.hello, "drag_ms", 0) if lk.hello else 0 for lk in self.links))
+        self.session.set_scan(max(lk.hello.scan_ms if lk.hello else 0 for lk in self.links))
+        self.session.set_board_drag(max(lk.hello.drag_ms if lk.hello else 0 for lk in self.links))
 
     def _track(self, index: int, ev) -> None:
         """Keep the port's board picture: the link promises each event fits its latest status
@@ -814,7 +816,7 @@ class Service:
             return
         self._leds = want
         for link in self.links:
-            if link.hello is not None and not link.hello.leds:
+            if link.hello is not None and not link.hello.lights:
                 continue
             link.set_leds(fix, "blink")
             if pending:

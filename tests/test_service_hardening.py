@@ -193,6 +193,7 @@ def test_chessery_status_shows_link_state_counters_boot_id_and_last_snapshot(tmp
         assert lines[1].startswith("variant: chess; game 1, play: ")
         assert lines[2].startswith(f"board {board.path}: connected since ")
         hello = service.links[0].hello
+        assert hello is not None
         assert lines[3] == (f"  board id {hello.board_id:08x}, boot id {hello.boot_id:04x}, 64 cells, "
                             f"firmware 1.0.0")
         assert lines[4].startswith("  last snapshot: ") and lines[4].endswith(" s ago")
