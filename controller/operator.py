@@ -25,8 +25,7 @@ def make_menu(service: Service) -> OperatorMenu:
 
 def open_menu(service: Service) -> None:
     session = service.session
-    agreement = hasattr(service.variant.rules, "agreement_outcome")
-    service.menu.open(session.position.side, agreement)
+    service.menu.open(session.position.side, agreement=service.variant.rules.agreement is not None)
     if service.clock is not None and service.clock.clock is not None:
         service.clock.paused_by_menu = True
 
