@@ -57,7 +57,7 @@ def first_half(pos, move) -> bool:
 def bench(kind: str, n_moves: int, given: list[str] | None = None, slide_rest_ms: int = 5) -> tuple[float, float]:
     from controller.board_map import SensorMap
     from controller.config import Config, GpioConfig
-    from controller.service import Service
+    from controller.service import Input, Sensor, Service
     from controller.store import GameStore
     from firmware_bridge.boards.emulators import EMULATORS
 
@@ -85,14 +85,11 @@ def bench(kind: str, n_moves: int, given: list[str] | None = None, slide_rest_ms
 
     service.on_update = on_update
     received: list[float] = []  # host time of each sensor event the controller handled (our own board)
-    handle = service._handle
+    def spy(item: Input) -> None:
+        if isinstance(item, Sensor) and not item.event.synthetic:
+            received.append(item.event.host_time)
 
-    def spy(item: tuple) -> None:
-        if item[0] == "sensor" and not item[2].synthetic:
-            received.append(item[2].host_time)
-        handle(item)
-
-    service._handle = spy  # type: ignore[method-assign]
+    service.on_input = spy
     service.start()
     board.start_script(commands)
     latencies: list[float] = []

@@ -1,7 +1,9 @@
 """No ``getattr``/``hasattr`` probing in the project: a link, the rules, a hello, a component or an
 argument list is used through its declared type (``firmware_bridge.board_link.BoardLink``,
 ``engine.capabilities``), never asked what it happens to have. Read from the syntax tree, so a
-call hidden behind a line break or written in a string is judged as Python sees it."""
+call hidden behind a line break or written in a string is judged as Python sees it. And no
+controller module reads another object's private members (the service's parts, the operator's
+actions reach each other through public ones)."""
 
 from __future__ import annotations
 
@@ -54,3 +56,31 @@ def test_the_guard_sees_a_probe(tmp_path: Path) -> None:
                       'text = "getattr(link, \'hello\')"\n', encoding="utf-8")
     assert _calls_in(source, "getattr") == [(1, "link")]
     assert _calls_in(source, "hasattr") == [(3, "rules")]
+
+
+def _private_reads(path: Path) -> list[tuple[int, str]]:
+    """``x._name`` where ``x`` is not ``self``, ``cls`` or ``super()``: a module reading another
+    object's private member."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+            base = node.value
+            if isinstance(base, ast.Name) and base.id in ("self", "cls"):
+                continue
+            if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "super":
+                continue
+            if ast.unparse(node) == "argparse._SubParsersAction":  # argparse's type for add_subparsers()
+                continue
+            found.append((node.lineno, ast.unparse(node)))
+    return found
+
+
+def test_the_controller_reads_no_private_member_of_another_object(tmp_path: Path) -> None:
+    """The service's parts and the operator actions reach each other through public members."""
+    reads = [(path.relative_to(ROOT).as_posix(), line, text)
+             for path in sorted((ROOT / "controller").rglob("*.py")) for line, text in _private_reads(path)]
+    assert reads == []
+    probe = tmp_path / "friend.py"
+    probe.write_text("service._report(update)\nself._ok = 1\nsuper()._boot()\n", encoding="utf-8")
+    assert _private_reads(probe) == [(1, "service._report")]

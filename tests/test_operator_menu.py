@@ -19,7 +19,7 @@ import pytest
 import engine
 from controller.board_map import SensorMap
 from controller.config import Config, GpioConfig
-from controller.service import Service
+from controller.service import Service, Touch
 from controller.store import GameStore
 from display.render import Layout
 from display.view import View
@@ -35,7 +35,7 @@ class Screen:
     """A headless window run by the test thread (pygame's rule: one thread owns the display)."""
 
     def __init__(self, service: Service, size: tuple[int, int]) -> None:
-        self.window = Window("headless", size, on_input=lambda ev: service.inputs.put(("touch", ev)))
+        self.window = Window("headless", size, on_input=lambda ev: service.inputs.put(Touch(ev)))
         service.window = self.window
         self.window.open()
 
