@@ -34,6 +34,8 @@ from latency import extendable  # (bench/latency.py, beside this script)
 
 import engine
 from controller.event_scripts import Style, random_game, script_for_moves
+from firmware_bridge.board_link import BoardKind
+from firmware_bridge.boards import BOARD_KINDS
 from firmware_bridge.script import parse_script
 
 
@@ -54,7 +56,7 @@ def first_half(pos, move) -> bool:
                 or index.continuation_cells(move, shape.cells))
 
 
-def bench(kind: str, n_moves: int, given: list[str] | None = None, slide_rest_ms: int = 5) -> tuple[float, float]:
+def bench(kind: BoardKind, n_moves: int, given: list[str] | None = None, slide_rest_ms: int = 5) -> tuple[float, float]:
     from controller.board_map import SensorMap
     from controller.config import Config, GpioConfig
     from controller.service import Input, Sensor, Service
@@ -169,13 +171,13 @@ def bench(kind: str, n_moves: int, given: list[str] | None = None, slide_rest_ms
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=40)
-    parser.add_argument("--board", choices=("chessery", "dgt", "millennium"), action="append")
+    parser.add_argument("--board", choices=BOARD_KINDS, action="append")
     parser.add_argument("--game", help="play these moves (text, space-separated) instead of a random game")
     parser.add_argument("--slide-rest", type=int, default=5, metavar="MS",
                         help="how long a dragged piece rests on each square it crosses (default 5)")
     args = parser.parse_args()
     game = args.game.split() if args.game else None
-    kinds = args.board or ("chessery", "dgt", "millennium")
+    kinds: list[BoardKind] = args.board or list(BOARD_KINDS)
     results = {kind: bench(kind, args.moves, game, args.slide_rest) for kind in kinds}
     ref = results.get("chessery")
     if ref is not None:

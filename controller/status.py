@@ -29,7 +29,7 @@ import time
 import warnings
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from engine.errors import ChesseryError
 
@@ -136,7 +136,11 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def service_state(data: dict[str, Any], now: float | None = None) -> str:
+#: What the status file says of the service that writes it.
+ServiceState = Literal["running", "stopped", "stale"]
+
+
+def service_state(data: dict[str, Any], now: float | None = None) -> ServiceState:
     """``running``, ``stopped`` or ``stale`` (the file stopped changing or its process is gone)."""
     now = time.time() if now is None else now
     if not data.get("running"):

@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import engine
+from firmware_bridge.board_link import BoardKind
 
 from ..board_map import SensorMap
 from ..config import Config, load_config
@@ -95,7 +96,7 @@ def run_service(args: argparse.Namespace) -> int:
     answers: list[str] = []
     board: DemoBoard | None = None
     demo_lines: list[str] = []
-    demo_protocol = "chessery"
+    demo_protocol: BoardKind = "chessery"
     if not config.port:
         # A DGT or Millennium board asked for and none plugged in: the demo plays on an emulated
         # board of that make, where the game fits one 8x8 board.
