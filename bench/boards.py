@@ -34,6 +34,8 @@ from latency import extendable  # (bench/latency.py, beside this script)
 
 import engine
 from controller.event_scripts import Style, random_game, script_for_moves
+from firmware_bridge.board_link import BoardKind
+from firmware_bridge.boards import BOARD_KINDS
 from firmware_bridge.script import parse_script
 
 
@@ -54,10 +56,10 @@ def first_half(pos, move) -> bool:
                 or index.continuation_cells(move, shape.cells))
 
 
-def bench(kind: str, n_moves: int, given: list[str] | None = None, slide_rest_ms: int = 5) -> tuple[float, float]:
+def bench(kind: BoardKind, n_moves: int, given: list[str] | None = None, slide_rest_ms: int = 5) -> tuple[float, float]:
     from controller.board_map import SensorMap
     from controller.config import Config, GpioConfig
-    from controller.service import Service
+    from controller.service import Input, Sensor, Service
     from controller.store import GameStore
     from firmware_bridge.boards.emulators import EMULATORS
 
@@ -85,14 +87,11 @@ def bench(kind: str, n_moves: int, given: list[str] | None = None, slide_rest_ms
 
     service.on_update = on_update
     received: list[float] = []  # host time of each sensor event the controller handled (our own board)
-    handle = service._handle
+    def spy(item: Input) -> None:
+        if isinstance(item, Sensor) and not item.event.synthetic:
+            received.append(item.event.host_time)
 
-    def spy(item: tuple) -> None:
-        if item[0] == "sensor" and not item[2].synthetic:
-            received.append(item[2].host_time)
-        handle(item)
-
-    service._handle = spy  # type: ignore[method-assign]
+    service.on_input = spy
     service.start()
     board.start_script(commands)
     latencies: list[float] = []
@@ -125,14 +124,13 @@ def bench(kind: str, n_moves: int, given: list[str] | None = None, slide_rest_ms
                 texts.append(text)
                 could_go_on.append(extended)
                 halves.append(half)
-        declared = [getattr(link.hello, "scan_ms", 0) for link in service.links if link.hello is not None]
+        declared = [link.hello.scan_ms for link in service.links if link.hello is not None]
     finally:
         service.stop()
         board.stop()
         store.close()
         tmp.cleanup()
-    scan = {"chessery": 2.0, "dgt": getattr(board, "scan_ms", 0.0),
-            "millennium": getattr(board, "settings", {1: 20})[1] * 2.048}[kind]
+    scan = 2.0 if kind == "chessery" else board.scan_ms if kind == "dgt" else board.settings[1] * 2.048
     goal = 2 * scan + 50 if kind == "millennium" else scan + 50
     p99 = pct(latencies, 99)
     replay = engine.start_position(variant)
@@ -173,13 +171,13 @@ def bench(kind: str, n_moves: int, given: list[str] | None = None, slide_rest_ms
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=40)
-    parser.add_argument("--board", choices=("chessery", "dgt", "millennium"), action="append")
+    parser.add_argument("--board", choices=BOARD_KINDS, action="append")
     parser.add_argument("--game", help="play these moves (text, space-separated) instead of a random game")
     parser.add_argument("--slide-rest", type=int, default=5, metavar="MS",
                         help="how long a dragged piece rests on each square it crosses (default 5)")
     args = parser.parse_args()
     game = args.game.split() if args.game else None
-    kinds = args.board or ("chessery", "dgt", "millennium")
+    kinds: list[BoardKind] = args.board or list(BOARD_KINDS)
     results = {kind: bench(kind, args.moves, game, args.slide_rest) for kind in kinds}
     ref = results.get("chessery")
     if ref is not None:

@@ -231,7 +231,7 @@ def real_games_bench(n_games: int, scan_ms: int = 2) -> None:
 def pipeline_bench(n_moves: int) -> None:
     from controller.board_map import SensorMap
     from controller.config import Config, GpioConfig
-    from controller.service import Service
+    from controller.service import Input, Sensor, Service
     from controller.store import GameStore
     from firmware_bridge.simboard import SimBoard
 
@@ -247,14 +247,11 @@ def pipeline_bench(n_moves: int) -> None:
     service = Service(config, variant, store, SensorMap(variant), print_moves=False)
     received: list[tuple[int | None, float]] = []  # (board_ms, host_time) of each sensor event handled
     accepted: queue.Queue[tuple[float, tuple[int | None, float]]] = queue.Queue()
-    handle = service._handle
+    def spy(item: Input) -> None:
+        if isinstance(item, Sensor):
+            received.append((item.event.board_ms, item.event.host_time))
 
-    def spy(item: tuple) -> None:
-        if item[0] == "sensor":
-            received.append((item[2].board_ms, item[2].host_time))
-        handle(item)
-
-    service._handle = spy  # type: ignore[method-assign]
+    service.on_input = spy
     service.on_update = lambda u: accepted.put((time.monotonic(), received[-1])) if u.accepted and received else None
     service.start()
     done = threading.Event()

@@ -17,6 +17,7 @@ import argparse
 import random
 import statistics
 import time
+from functools import partial
 
 import engine
 from controller.inference import Event, Referee
@@ -57,14 +58,13 @@ def main() -> None:
             touch_ms.append((time.perf_counter() - t0) * 1000)
             assert len(d.accepted) == 1
             spent = 0.0
-            steps: list[tuple[str, tuple]] = [("event", (Event(cell, False, now),)),
-                                              ("event", (Event(cell, True, now + 100),)),
-                                              ("tick", (now + 900,)), ("answer", ("yes", now + 950))]
-            for method, call_args in steps:
+            steps = [partial(by_board.event, Event(cell, False, now)),
+                     partial(by_board.event, Event(cell, True, now + 100)),
+                     partial(by_board.tick, now + 900), partial(by_board.answer, "yes", now + 950)]
+            for step in steps:
                 by_board.prepare()
-                fn = getattr(by_board, method)
                 t0 = time.perf_counter()
-                d = fn(*call_args)
+                d = step()
                 spent += (time.perf_counter() - t0) * 1000
             board_ms.append(spent)
             assert len(d.accepted) == 1

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from typing import Literal
 
 from engine.errors import ChesseryError
 
@@ -25,13 +26,17 @@ class TimeControlError(ChesseryError, ValueError):
     """A time control text that does not parse."""
 
 
+#: What a period adds to a move: nothing, an increment (Fischer), a US (simple) or Bronstein delay.
+Delay = Literal["", "fischer", "us", "bronstein"]
+
+
 @dataclass(frozen=True)
 class Period:
     minutes: float
     moves: int = 0  # 0: the rest of the game
     increment_s: float = 0.0
     delay_s: float = 0.0
-    delay: str = ""  # "", "fischer" (increment), "us", "bronstein"
+    delay: Delay = ""
 
     @property
     def base_ms(self) -> int:
@@ -86,7 +91,8 @@ def parse_time_control(text: str) -> TimeControl:
         if not moves and i < len(parts) - 1:
             raise TimeControlError(f"time control {text!r}: only the last period may be for the rest of the game")
         minutes = float(m.group(2))
-        kind = {"+": "fischer", "d": "us", "b": "bronstein", None: ""}[m.group(3)]
+        kinds: dict[str | None, Delay] = {"+": "fischer", "d": "us", "b": "bronstein", None: ""}
+        kind = kinds[m.group(3)]
         amount = float(m.group(4) or 0)
         if minutes <= 0 and not amount:
             raise TimeControlError(f"time control {text!r}: a period needs some time")

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from engine.errors import ChesseryError
+from firmware_bridge.board_link import BoardKind
 
 from .inference import Timing
 
@@ -26,6 +27,11 @@ class ConfigError(ChesseryError, ValueError):
 
 
 Pin = int | str | None
+#: A key that is on, off, or decided from the board.
+Switch = Literal["auto", "true", "false"]
+DisplayMode = Literal["kiosk", "windowed", "headless"]
+#: How chessery run prints accepted moves: the engine's move text (uci) or SAN.
+Notation = Literal["uci", "san"]
 
 
 @dataclass(frozen=True)
@@ -68,17 +74,17 @@ class ClockConfig:
 class Config:
     variant: str = "chess"
     port: tuple[str, ...] = ()
-    board: str = "chessery"
-    last_move_lights: str = "auto"
+    board: BoardKind = "chessery"
+    last_move_lights: Switch = "auto"
     layout: str = ""
     orientation: int = 0
-    identity: str = "auto"
+    identity: Switch = "auto"
     db: str = ""
-    display: str = "windowed"
+    display: DisplayMode = "windowed"
     size: tuple[int, int] = (800, 480)
     frame: str = ""
     link_log: str = ""
-    notation: str = "uci"
+    notation: Notation = "uci"
     time_control: str = ""
     operator_pin: str = ""
     status_file: str = ""
@@ -241,7 +247,8 @@ def parse_config(data: dict[str, Any], source: str = "config") -> Config:
     clock = replace(ClockConfig(), **{k[6:]: v for k, v in values.items() if k.startswith("clock.")})
     top = {k: v for k, v in values.items() if "." not in k}
     config = Config(**top, timing=timing, gpio=gpio, event=event, clock=clock, source=source)
-    pins = [(name, getattr(gpio, name)) for name in GPIO_PINS]
+    values = asdict(gpio)
+    pins = [(name, values[name]) for name in GPIO_PINS]
     seen: dict[Pin, str] = {}
     for name, pin in pins:
         if pin is None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from engine import Move, Position, Variant, parse_fen, start_position
 from firmware_bridge.script import parse_line
@@ -41,8 +41,8 @@ OPERA_GAME = (
 class Style:
     """How the hands move. Times in ms."""
 
-    capture: str = "victim"     # victim | attacker | alternate: which piece a capture lifts first
-    castle: str = "king"        # king | rook | alternate: which piece of a multi-piece move goes first
+    capture: Literal["victim", "attacker", "alternate"] = "victim"  # which piece a capture lifts first
+    castle: Literal["king", "rook", "alternate"] = "king"  # which piece of a multi-piece move goes first
     #                             (king: the mover first, so a push starts at its back and a king's swap
     #                             with the king; rook: the far end first)
     slide: bool = False         # drag pieces across the cells between (line moves only)

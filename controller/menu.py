@@ -20,6 +20,7 @@ Screens::
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from display.view import Choice, Prompt
 
@@ -30,12 +31,16 @@ KEYBOARD = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 VARIANTS_PER_PAGE = 10
 
 
+ActionKind = Literal["new_game", "resign", "draw", "claim", "takeback", "flip", "export", "agreement", "variant",
+                     "time_control", "name", "close"]
+
+
 @dataclass(frozen=True)
 class Action:
     """What the operator chose: ``kind`` is new_game, resign, draw, claim, takeback, flip, export,
     agreement, variant, time_control, name or close; ``side`` and ``value`` as the kind needs."""
 
-    kind: str
+    kind: ActionKind
     side: int = -1
     value: str = ""
 
@@ -155,8 +160,8 @@ class OperatorMenu:
             self.close()
             return Action("close")
         if screen == "main":
-            simple = {"claim": "claim", "takeback": "takeback", "flip": "flip", "export": "export",
-                      "agreement": "agreement"}
+            simple: dict[str, ActionKind] = {"claim": "claim", "takeback": "takeback", "flip": "flip",
+                                             "export": "export", "agreement": "agreement"}
             if key in simple:
                 self.close()
                 return Action(simple[key])

@@ -1,7 +1,7 @@
 """Carrying out what the operator chose in the menu (``controller.menu``) on a running service:
 new game, variant, names, time control, flip, resign, draws, takeback, export to USB.
 
-Kept out of ``controller.service`` so that the service only routes touches and buttons here.
+Kept out of the service (``controller.service``): its ``controls`` route touches and buttons here.
 """
 
 from __future__ import annotations
@@ -25,8 +25,7 @@ def make_menu(service: Service) -> OperatorMenu:
 
 def open_menu(service: Service) -> None:
     session = service.session
-    agreement = hasattr(service.variant.rules, "agreement_outcome")
-    service.menu.open(session.position.side, agreement)
+    service.menu.open(session.position.side, agreement=service.variant.rules.agreement is not None)
     if service.clock is not None and service.clock.clock is not None:
         service.clock.paused_by_menu = True
 
@@ -44,38 +43,38 @@ def carry_out(service: Service, action: Action | None, now: int) -> None:
     kind = action.kind
     nsides = service.variant.nsides
     if kind == "new_game":
-        service._report(session.new_game(now))
+        service.report(session.new_game(now))
     elif kind == "resign":
         if session.phase != "play":
             service.menu.show("No game under way")
             return
         winner = (action.side + 1) % nsides if nsides == 2 else None
-        service._report(session.end(Outcome("resignation", winner), now, "resigned"))
+        service.report(session.end(Outcome("resignation", winner), now, "resigned"))
     elif kind == "draw":
         if session.phase != "play":
             service.menu.show("No game under way")
             return
-        service._report(session.end(Outcome("agreement", None), now, "draw agreed"))
+        service.report(session.end(Outcome("agreement", None), now, "draw agreed"))
     elif kind == "claim":
         pos = session.position
         if session.phase != "play":
             service.menu.show("No game under way")
         elif pos.history.count(pos.hash) >= 3:
-            service._report(session.end(Outcome("repetition", None), now, "draw claimed"))
+            service.report(session.end(Outcome("repetition", None), now, "draw claimed"))
         elif pos.halfmove >= 100:
-            service._report(session.end(Outcome("fifty_move", None), now, "draw claimed"))
+            service.report(session.end(Outcome("fifty_move", None), now, "draw claimed"))
         else:
             service.menu.show("No draw to claim: no threefold repetition and no 50 moves without a capture or a "
                               "pawn move")
     elif kind == "takeback":
-        service._report(session.takeback(now))
+        service.report(session.takeback(now))
     elif kind == "flip":
         service.flipped = not service.flipped
     elif kind == "agreement":
-        service._report(session.button("menu", now))
+        service.report(session.button("menu", now))
         prompt = session.status.prompt
         if prompt is not None and prompt.find("agree") is not None:
-            service._report(session.answer("agree", now))
+            service.report(session.answer("agree", now))
     elif kind == "export":
         export(service)
     elif kind == "variant":
@@ -136,7 +135,7 @@ def switch_variant(service: Service, name: str, now: int) -> None:
         return
     session = service.session
     if session.phase == "play" and session.game_id is not None:
-        service._report(session.new_game(now))  # the game under way is abandoned, as with New game
+        service.report(session.new_game(now))  # the game under way is abandoned, as with New game
     service.variant = variant
     service.map = new_map
     service.session = Session(variant, service.store, identity=session.identity, timing=session.timing, now=now,
@@ -145,16 +144,16 @@ def switch_variant(service: Service, name: str, now: int) -> None:
     if service.clock is not None:
         service.clock.nsides = variant.nsides
         service.clock.game_id = -1  # rebind on the next update
-    if service._synced:
-        service._report(service.session.sync(service._readings(), now))
+    if service.boards.synced:
+        service.report(service.session.sync(service.boards.readings(), now))
     else:
-        service._report(service.session.tick(now))
+        service.report(service.session.tick(now))
 
 
 def tag_game(service: Service, force: bool = False) -> None:
     """Write the players' names on the game under way (once per game, or again after a change)."""
     gid = service.session.game_id
-    if gid is None or not service.players or (gid == service._tagged_game and not force):
+    if gid is None or not service.players or (gid == service.tagged_game and not force):
         return
     from .game_extras import GameExtras
 
@@ -162,4 +161,4 @@ def tag_game(service: Service, force: bool = False) -> None:
         for side, name in service.players.items():
             if name and side < len(TAG_OF_SIDE):
                 extras.set_tag(gid, TAG_OF_SIDE[side], name)
-    service._tagged_game = gid
+    service.tagged_game = gid

@@ -17,13 +17,12 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
 
 
 def kiosk_overrides(args: argparse.Namespace) -> dict[str, Any]:
-    """Config keys the tournament options set (missing attributes: a caller that builds its own
-    Namespace without them)."""
+    """Config keys the tournament options set."""
     over: dict[str, Any] = {}
-    notation = getattr(args, "notation", None)
+    notation = args.notation
     if notation:
         over["notation"] = notation
-    tc = getattr(args, "time_control", None)
+    tc = args.time_control
     if tc:
         from .clock import parse_time_control
 

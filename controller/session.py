@@ -32,6 +32,7 @@ ever dropped.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Literal
 
 import engine
 from engine import Outcome, Position, Variant
@@ -47,12 +48,16 @@ from .store import GameStore, StoreError
 NEW_GAME_PLIES = RESYNC_PLIES
 
 
+#: Waiting for the start position, a game under way, a game ended (the board may still show it).
+Phase = Literal["setup", "play", "over"]
+
+
 @dataclass(frozen=True)
 class Update:
     """What one input changed: moves committed (``undone`` first, then ``accepted``, as texts),
     the phase, and what to tell the player."""
 
-    phase: str
+    phase: Phase
     status: Status
     accepted: tuple[str, ...] = ()
     undone: tuple[str, ...] = ()
@@ -95,7 +100,7 @@ class Session:
             self.game_id = record.id
             self.resumed = True
             over = pos.outcome() is not None
-            self.phase = "over" if over else "play"
+            self.phase: Phase = "over" if over else "play"
             self.core = Referee(pos, identity=identity, timing=self.timing, playing=not over)
         else:
             self.phase = "setup"

@@ -29,9 +29,12 @@ import time
 import warnings
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from engine.errors import ChesseryError
+
+if TYPE_CHECKING:
+    from firmware_bridge.board_link import BoardLink
 
 VERSION = 1
 #: Seconds between rewrites of the status file.
@@ -56,8 +59,8 @@ def default_path() -> Path:
         return Path(platformdirs.user_runtime_dir("chessery")) / "status.json"
 
 
-def link_status(link: Any) -> dict[str, Any]:
-    """The status of one :class:`~firmware_bridge.link.Link` (thread-safe: the link's stats and
+def link_status(link: BoardLink) -> dict[str, Any]:
+    """The status of one board link (thread-safe: the link's stats and
     attributes are read under its lock or are single references)."""
     hello = link.hello
     return {
@@ -69,9 +72,7 @@ def link_status(link: Any) -> dict[str, Any]:
         "board_id": None if hello is None else f"{hello.board_id:08x}",
         "boot_id": None if hello is None or hello.boot_id is None else f"{hello.boot_id:04x}",
         "cells": None if hello is None else hello.cells,
-        # Our firmware says its version as numbers; a DGT or Millennium board as its own text.
-        "firmware": None if hello is None else hello.firmware if isinstance(hello.firmware, str)
-        else ".".join(map(str, hello.firmware)),
+        "firmware": None if hello is None else hello.firmware,
         "identity": None if hello is None else hello.identity,
         "last_snapshot": link.last_snapshot_at,
         "counters": dict(sorted(link.stats.items())),
@@ -135,7 +136,11 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def service_state(data: dict[str, Any], now: float | None = None) -> str:
+#: What the status file says of the service that writes it.
+ServiceState = Literal["running", "stopped", "stale"]
+
+
+def service_state(data: dict[str, Any], now: float | None = None) -> ServiceState:
     """``running``, ``stopped`` or ``stale`` (the file stopped changing or its process is gone)."""
     now = time.time() if now is None else now
     if not data.get("running"):

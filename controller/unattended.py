@@ -31,15 +31,15 @@ ERROR_HOLD_S = 10.0
 def run_guarded(args: argparse.Namespace) -> int:
     from .service import configure, run_service
 
-    kiosk = bool(getattr(args, "kiosk", False))
+    kiosk = bool(args.kiosk)
     size = (800, 480)
-    frame = getattr(args, "frame", None)
+    frame = args.frame
     try:
         config = configure(args)
         kiosk = config.display == "kiosk"
         size = config.size
         frame = config.frame or frame
-        if kiosk and not config.port and not getattr(args, "demo", False):
+        if kiosk and not config.port and not args.demo:
             where = config.source or "the configuration file"
             raise NoBoardError(f"no board configured: set port in {where} (docs/configuration.md), "
                                "or start with --demo to play the demo game")

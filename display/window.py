@@ -205,7 +205,7 @@ class Window:
                 resized = True
             elif event.type == pygame.WINDOWEXPOSED:
                 pygame.display.flip()
-            elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and not getattr(event, "touch", False):
+            elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and not event.dict.get("touch", False):
                 # SDL turns touches into mouse events too (marked ``touch``): those come as FINGERDOWN.
                 self._click(event.pos)
             elif event.type == pygame.FINGERDOWN:

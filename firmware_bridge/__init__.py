@@ -29,7 +29,8 @@ Events (``firmware_bridge.events``)::
     piece_text(byte) / piece_value(text); code_for_piece(variant, text) -> engine piece code;
     piece_for_code(variant, code) -> piece byte
 
-The link (``firmware_bridge.link``)::
+The link (``firmware_bridge.link``; the interface every board link implements is
+``firmware_bridge.board_link.BoardLink``)::
 
     link = Link.open(url_or_path, cell_offset=0, silence_timeout=None, retry_interval=0.5,
                      backoff=(0.05, 2.0), on_state=None,   # opens via serial.serial_for_url
@@ -41,7 +42,8 @@ The link (``firmware_bridge.link``)::
     link.state_since, link.last_snapshot_at -> Unix time (None: no snapshot yet)
     link.occupancy() -> tuple[bool, ...];  link.pieces() -> tuple[str | None, ...];  link.cells
         (live: may include events still queued; see LinkStatus for a baseline)
-    link.hello -> Hello | None (board_id, cells, identity, leds, firmware, heartbeat_ms, ...)
+    link.hello -> BoardHello | None (kind, cells, identity, lights, scan_ms, drag_ms, firmware, ...)
+    link.hello_frame -> Hello | None (our board's latest HELLO frame as sent)
     link.request_snapshot(timeout=2.0) -> tuple[bool, ...]   # differences arrive as events first
     link.set_leds(cells, pattern="on" | "blink" | "fast" | "off", replace=True)
     link.ping(timeout=1.0) -> float (round trip, s)
@@ -94,6 +96,7 @@ _EXPORTS = {
                "flicker_pairs", "piece_for_code", "piece_text", "piece_value", "without_flicker"),
     "faults": ("FaultError", "Faults", "parse_faults"),
     "framer": ("Framer",),
+    "board_link": ("BoardHello", "BoardLink"),
     "link": ("Link", "LinkError"),
     "script": ("Choose", "Command", "Lift", "Place", "ScriptError", "Sleep", "format_script", "load_script",
                "parse_script"),

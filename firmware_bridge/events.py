@@ -157,7 +157,15 @@ def without_flicker(events: Sequence[SensorEvent], window_ms: int = FLICKER_MS) 
     return [e for k, e in enumerate(events) if k not in drop]
 
 
-class EventQueue(queue.Queue["SensorEvent | LinkStatus"]):
+@dataclass(frozen=True)
+class Mark:
+    """A consumer's own marker on a link's ``events`` queue: it comes out after every event the
+    link queued before it (the link never puts one)."""
+
+    name: str
+
+
+class EventQueue(queue.Queue["SensorEvent | LinkStatus | Mark"]):
     """A link's ``events`` queue, counting what was ever put in (``puts``): with the link's
     ``drained`` mark, a consumer can tell that it has taken everything the link read before a
     moment (see ``controller.service``: a deadline falls due on the board's reports, not on a

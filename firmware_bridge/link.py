@@ -54,8 +54,7 @@ from collections.abc import Callable, Iterable
 
 import serial
 
-from engine.errors import ChesseryError
-
+from .board_link import BoardHello, LinkError
 from .codec import encode
 from .events import LIFT, PLACE, LinkState, LinkStatus, SensorEvent, piece_text
 from .firmware import protocol as P
@@ -72,8 +71,14 @@ UNREADABLE_FRAMES = 6
 LED_PATTERNS = {"off": P.LED_OFF, "on": P.LED_ON, "blink": P.LED_BLINK, "fast": P.LED_FAST}
 
 
-class LinkError(ChesseryError, ConnectionError):
-    """The link cannot do what was asked (not connected, or the board did not answer in time)."""
+__all__ = ["LED_PATTERNS", "Link", "LinkError", "hello_of"]
+
+
+def hello_of(hello: Hello) -> BoardHello:
+    """Our board's HELLO frame as every link tells what its board said."""
+    return BoardHello("chessery", cells=hello.cells, identity=hello.identity, lights=hello.leds,
+                      scan_ms=hello.scan_ms, firmware=".".join(map(str, hello.firmware)), board_id=hello.board_id,
+                      boot_id=hello.boot_id, heartbeat_ms=hello.heartbeat_ms)
 
 
 class Link(PortLink):
@@ -113,8 +118,8 @@ class Link(PortLink):
         # board of the wrong size; "" once in sync. ``counts``: frames, events, synthetic, gaps,
         # inconsistent, snapshots, resets, sessions, silences, board errors (board_<name>) and
         # the framer's error classes.
-        #: The latest HELLO from the board.
-        self.hello: Hello | None = None
+        #: The latest HELLO frame as the board sent it (``hello`` is what every link tells).
+        self.hello_frame: Hello | None = None
         self._framer = Framer()
         self._model: bytearray | None = None
         # Events waiting for a snapshot after a loss, with the time they arrived.
@@ -145,28 +150,15 @@ class Link(PortLink):
 
     # start, close, state, wait_connected: PortLink's.
 
-    @property
-    def cells(self) -> int:
-        """Cells of the board (0 before the first snapshot)."""
-        with self._lock:
-            return len(self._model) if self._model is not None else 0
+    # cells, occupancy, pieces, stats: PortLink's, from these two.
+    def _picture(self) -> tuple[tuple[bool, ...], tuple[str | None, ...]] | None:
+        model = self._model
+        if model is None:
+            return None
+        return tuple(bool(v) for v in model), tuple(piece_text(v) for v in model)
 
-    def occupancy(self) -> tuple[bool, ...]:
-        """The model now: occupied or not, per board cell (index + cell_offset = controller
-        cell). It may already include events still queued in ``events``: a consumer of the
-        queue takes its baseline from the CONNECTED ``LinkStatus`` instead."""
-        with self._lock:
-            return tuple(bool(v) for v in self._model or ())
-
-    def pieces(self) -> tuple[str | None, ...]:
-        """The model on identity boards: piece text per board cell (None: empty or unknown)."""
-        with self._lock:
-            return tuple(piece_text(v) for v in self._model or ())
-
-    @property
-    def stats(self) -> Counter[str]:
-        with self._lock:
-            return self.counts + self._framer.errors
+    def _decode_errors(self) -> Counter[str]:
+        return self._framer.errors
 
     # -- commands -----------------------------------------------------------------------------------
     def request_snapshot(self, timeout: float = 2.0) -> tuple[bool, ...]:
@@ -203,7 +195,7 @@ class Link(PortLink):
                 self._led_patterns.clear()
             for cell in mine:
                 self._led_patterns[cell] = code
-            if self.hello is None or self.hello.leds:  # a board without lights is sent none
+            if self.hello is None or self.hello.lights:  # a board without lights is sent none
                 self._send(SetLeds(code, tuple(mine), replace))
 
     def set_params(self, scan_ms: int | None = None, debounce_ms: int | None = None,
@@ -217,8 +209,8 @@ class Link(PortLink):
             self._send(params, required=True)
             if not self._changed.wait_for(lambda: self._hello_count > before, timeout):
                 raise LinkError(f"{self.name}: the board did not confirm the parameters within {timeout} s")
-            assert self.hello is not None
-            return self.hello
+            assert self.hello_frame is not None
+            return self.hello_frame
 
     # -- the reader thread ------------------------------------------------------------------------------
     def _open(self) -> serial.SerialBase:
@@ -356,7 +348,8 @@ class Link(PortLink):
             self._session_synced = False
             self._set_state(LinkState.CONNECTING, f"the board now has {hello.cells} cells")
             self._ask_snapshot(now)
-        self.hello = hello
+        self.hello = hello_of(hello)
+        self.hello_frame = hello
         self._hello_count += 1
         self._pings = 0
         if hello.token:
@@ -509,7 +502,7 @@ class Link(PortLink):
     def _restore_settings(self) -> None:
         if self._params is not None:
             self._send(self._params)
-        if self._led_patterns and (self.hello is None or self.hello.leds):
+        if self._led_patterns and (self.hello is None or self.hello.lights):
             by_pattern: dict[int, list[int]] = {}
             for cell, pattern in self._led_patterns.items():
                 by_pattern.setdefault(pattern, []).append(cell)
@@ -538,33 +531,7 @@ class Link(PortLink):
                 log.error("%s: %s", self.name, problem)
             self._emit(self._state, self._state, problem)
 
-    def _set_state(self, state: LinkState, reason: str) -> None:
-        with self._changed:
-            previous = self._state
-            if state is previous or previous is LinkState.CLOSED:
-                return
-            self._state = state
-            self.state_since = time.time()
-            if state is LinkState.CONNECTED:
-                self.problem = ""
-            log.info("%s: from %s to %s (%s)", self.name, previous.value, state.value, reason)
-            self._emit(state, previous, reason)
-
-    def _emit(self, state: LinkState, previous: LinkState, reason: str) -> None:
-        with self._changed:
-            model = self._model
-            status = LinkStatus(state, previous, reason, time.monotonic(),
-                                None if model is None else tuple(bool(v) for v in model),
-                                None if model is None else tuple(piece_text(v) for v in model),
-                                problem=self.problem)
-            self.states.put(status)
-            if self.states_in_events:
-                # Under the lock that every model change and event delivery holds: the status
-                # lands between the events it reflects and the ones after it.
-                self.events.put(status)
-            self._changed.notify_all()
-            if self.on_state is not None:
-                self.on_state(status)
+    # _set_state, _emit: PortLink's.
 
 
 def _with_seq(message: Message, seq: int) -> Message:

@@ -4,9 +4,12 @@ with back-off after an I/O error or a silence, logging an outage once; the life 
 waiting the controller does. :class:`~firmware_bridge.link.Link` (our protocol) and
 :class:`~firmware_bridge.boards.driver.BoardDriver` (DGT, Millennium) are its two kinds.
 
-A subclass implements ``_session(port)`` (greet, then read until the port fails, which raises,
-the board goes silent, which returns the reason, or the link is closed, which returns None) and
-``_set_state``; it may open the port its own way (``_open``).
+It implements the parts of :class:`~firmware_bridge.board_link.BoardLink` that do not depend on
+the board's protocol: the life cycle, the state and its statuses, the waiting, and the model as
+the controller reads it. A subclass implements ``_session(port)`` (greet, then read until the
+port fails, which raises, the board goes silent, which returns the reason, or the link is
+closed, which returns None), ``_picture`` (its model as occupancy and pieces) and
+``_decode_errors``, and the board's commands; it may open the port its own way (``_open``).
 """
 
 from __future__ import annotations
@@ -22,10 +25,11 @@ from typing import ClassVar, Self
 
 import serial
 
+from .board_link import BoardHello, BoardLink
 from .events import EventQueue, LinkState, LinkStatus
 
 
-class PortLink:
+class PortLink(BoardLink):
     #: Where the reader thread's messages go (each kind logs under its own module's name).
     log: ClassVar[logging.Logger] = logging.getLogger(__name__)
     #: The outage reason when a session ends without one.
@@ -48,6 +52,8 @@ class PortLink:
         #: (None: none yet).
         self.state_since = time.time()
         self.last_snapshot_at: float | None = None
+        #: What the board said about itself.
+        self.hello: BoardHello | None = None
         #: SensorEvent values for the controller, in order (and LinkStatus values with
         #: ``states_in_events``).
         self.events = EventQueue()
@@ -98,6 +104,41 @@ class PortLink:
         with self._changed:
             self._changed.wait_for(lambda: self._state in (LinkState.CONNECTED, LinkState.CLOSED), timeout)
             return self._state is LinkState.CONNECTED
+
+    @property
+    def cells(self) -> int:
+        """Cells of the board (0 before the first full report)."""
+        with self._lock:
+            picture = self._picture()
+            return 0 if picture is None else len(picture[0])
+
+    def occupancy(self) -> tuple[bool, ...]:
+        """The model now: occupied or not, per board cell (index + cell_offset = controller
+        cell). It may already include events still queued in ``events``: a consumer of the
+        queue takes its baseline from the CONNECTED ``LinkStatus`` instead."""
+        with self._lock:
+            picture = self._picture()
+            return () if picture is None else picture[0]
+
+    def pieces(self) -> tuple[str | None, ...]:
+        """The model on identity boards: piece text per board cell (None: empty or unknown)."""
+        with self._lock:
+            picture = self._picture()
+            return () if picture is None else picture[1]
+
+    @property
+    def stats(self) -> Counter[str]:
+        with self._lock:
+            return self.counts + self._decode_errors()
+
+    def _picture(self) -> tuple[tuple[bool, ...], tuple[str | None, ...]] | None:
+        """The model as (occupancy, pieces) per board cell; None before the first full report
+        (called with the lock held)."""
+        raise NotImplementedError
+
+    def _decode_errors(self) -> Counter[str]:
+        """The decoder's error classes, counted since the link opened (lock held)."""
+        raise NotImplementedError
 
     # -- the reader thread ------------------------------------------------------------------------------
     def _run(self) -> None:
@@ -166,7 +207,32 @@ class PortLink:
         self.drained = (heard, self.events.puts)
 
     def _set_state(self, state: LinkState, reason: str) -> None:
-        raise NotImplementedError
+        with self._changed:
+            previous = self._state
+            if state is previous or previous is LinkState.CLOSED:
+                return
+            self._state = state
+            self.state_since = time.time()
+            if state is LinkState.CONNECTED:
+                self.problem = ""
+            self.log.info("%s: from %s to %s (%s)", self.name, previous.value, state.value, reason)
+            self._emit(state, previous, reason)
+
+    def _emit(self, state: LinkState, previous: LinkState, reason: str) -> None:
+        """Tell a status (a state change, or a ``problem`` in an unchanged state) on every channel."""
+        with self._changed:
+            picture = self._picture()
+            status = LinkStatus(state, previous, reason, time.monotonic(),
+                                None if picture is None else picture[0], None if picture is None else picture[1],
+                                problem=self.problem)
+            self.states.put(status)
+            if self.states_in_events:
+                # Under the lock that every model change and event delivery holds: the status
+                # lands between the events it reflects and the ones after it.
+                self.events.put(status)
+            self._changed.notify_all()
+            if self.on_state is not None:
+                self.on_state(status)
 
     # -- writing ------------------------------------------------------------------------------------------
     def _write(self, data: bytes) -> bool:

@@ -19,26 +19,35 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Mapping
+from typing import Any, Literal
 
-BUTTONS = ("confirm", "takeback", "menu", "clock")
+#: What the panel sends: a button's name, or the encoder's turn.
+Word = Literal["confirm", "takeback", "menu", "clock", "next", "previous"]
+#: The panel's light states and buzzer patterns.
+LightState = Literal["ok", "attention", "waiting", "off"]
+Beep = Literal["move", "ask", "error"]
+
+BUTTONS: tuple[Word, ...] = ("confirm", "takeback", "menu", "clock")
 LIGHTS = ("led_ok", "led_attention")
 #: Buzzer patterns: (on seconds, off seconds, repeats).
-BEEPS = {"move": (0.05, 0.05, 1), "ask": (0.08, 0.08, 2), "error": (0.25, 0.15, 3)}
+BEEPS: dict[Beep, tuple[float, float, int]] = {"move": (0.05, 0.05, 1), "ask": (0.08, 0.08, 2),
+                                               "error": (0.25, 0.15, 3)}
 #: Light states: which lights are on, and whether attention blinks.
-STATES = {"ok": (True, False), "attention": (False, True), "waiting": (True, True), "off": (False, False)}
+STATES: dict[LightState, tuple[bool, bool]] = {"ok": (True, False), "attention": (False, True),
+                                               "waiting": (True, True), "off": (False, False)}
 
 
 class Panel:
-    def __init__(self, pins: Mapping[str, object], on_input: Callable[[str], None], pin_factory=None,
+    def __init__(self, pins: Mapping[str, object], on_input: Callable[[Word], None], pin_factory=None,
                  bounce_time: float | None = 0.02) -> None:
         from gpiozero import LED, Button, Buzzer, RotaryEncoder
 
         self.devices: list = []
-        self.buttons = {}
-        self.lights = {}
+        self.buttons: dict[Word, Any] = {}
+        self.lights: dict[str, Any] = {}
         self.buzzer = None
         self.encoder = None
-        self.state = "off"
+        self.state: LightState = "off"
         try:
             for name in BUTTONS:
                 pin = pins.get(name)
@@ -47,11 +56,11 @@ class Panel:
                     button.when_pressed = _caller(on_input, name)
                     self.buttons[name] = button
                     self.devices.append(button)
-            for name in LIGHTS:
-                pin = pins.get(name)
+            for light in LIGHTS:
+                pin = pins.get(light)
                 if pin is not None:
-                    self.lights[name] = LED(pin, pin_factory=pin_factory)
-                    self.devices.append(self.lights[name])
+                    self.lights[light] = LED(pin, pin_factory=pin_factory)
+                    self.devices.append(self.lights[light])
             if pins.get("buzzer") is not None:
                 self.buzzer = Buzzer(pins["buzzer"], pin_factory=pin_factory)
                 self.devices.append(self.buzzer)
@@ -64,7 +73,7 @@ class Panel:
             self.close()
             raise
 
-    def show(self, state: str) -> None:
+    def show(self, state: LightState) -> None:
         """Set the lights: ok (green steady), attention (red blinking: fix the board or answer),
         waiting (both: no board connected), off."""
         ok, attention = STATES[state]
@@ -80,7 +89,7 @@ class Panel:
             else:
                 led_att.off()
 
-    def beep(self, kind: str) -> None:
+    def beep(self, kind: Beep) -> None:
         if self.buzzer is not None:
             on, off, n = BEEPS[kind]
             self.buzzer.beep(on_time=on, off_time=off, n=n)
@@ -91,11 +100,11 @@ class Panel:
         self.devices.clear()
 
 
-def _caller(on_input: Callable[[str], None], word: str) -> Callable[[], None]:
+def _caller(on_input: Callable[[Word], None], word: Word) -> Callable[[], None]:
     return lambda: on_input(word)
 
 
-def open_panel(pins: Mapping[str, object], on_input: Callable[[str], None], factory: str = "",
+def open_panel(pins: Mapping[str, object], on_input: Callable[[Word], None], factory: str = "",
                bounce_time: float | None = 0.02) -> tuple[Panel | None, str]:
     """The panel, or ``(None, reason)`` where there is no usable GPIO (a laptop, a container)."""
     if not any(pins.get(name) is not None for name in (*BUTTONS, *LIGHTS, "buzzer", "encoder_a")):

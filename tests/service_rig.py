@@ -48,7 +48,7 @@ class Rig:
     def _on_show(self, status: Status) -> None:
         with self.changed:
             self.statuses.append(status)
-            self.notes.append(self.service.clock_note)
+            self.notes.append(self.service.controls.clock_note)
             self.changed.notify_all()
 
     def wait(self, what, timeout: float = TIMEOUT) -> None:

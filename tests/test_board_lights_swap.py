@@ -19,6 +19,7 @@ from controller.config import Config, GpioConfig
 from controller.inference import Status
 from controller.service import Service
 from controller.store import GameStore
+from firmware_bridge.board_link import BoardKind
 from firmware_bridge.boards.emulators import DgtEmulator, MillenniumEmulator
 from firmware_bridge.firmware import protocol as P
 from firmware_bridge.script import parse_script
@@ -44,7 +45,7 @@ def corner_leds(square: int) -> set[int]:
 class Refereed:
     """The service on ``board`` (started), with each shown status on ``shown``."""
 
-    def __init__(self, tmp_path: Path, board: Any, kind: str) -> None:
+    def __init__(self, tmp_path: Path, board: Any, kind: BoardKind) -> None:
         self.board = board
         self.store = GameStore(tmp_path / "games.sqlite3")
         config = Config(port=(board.path,), board=kind, gpio=GpioConfig(enabled=False))

@@ -17,6 +17,7 @@ from firmware_bridge.boards import open_board
 from firmware_bridge.boards.dgt import DgtDriver
 from firmware_bridge.boards.driver import BoardDriver
 from firmware_bridge.boards.emulators import DgtEmulator, MillenniumEmulator
+from firmware_bridge.boards.millennium import MillenniumDriver
 from firmware_bridge.events import LinkState, LinkStatus, SensorEvent
 from firmware_bridge.link import Link
 
@@ -43,10 +44,17 @@ def drain(link: BoardDriver) -> list[SensorEvent]:
             out.append(item)
 
 
+def driver_for(kind: str, url: str, **options) -> BoardDriver:
+    """``open_board``'s link for a DGT or Millennium board, as the driver it is."""
+    link = open_board(kind, url, **options)
+    assert isinstance(link, BoardDriver)
+    return link
+
+
 @pytest.fixture
 def dgt() -> Iterator[tuple[DgtEmulator, BoardDriver]]:
     board = DgtEmulator("chess").start()
-    link: BoardDriver = open_board("dgt", board.path, states_in_events=True).start()
+    link: BoardDriver = driver_for("dgt", board.path, states_in_events=True).start()
     assert link.wait_connected(TIMEOUT)
     yield board, link
     link.close()
@@ -72,7 +80,7 @@ def test_dgt_connects_with_the_start_position_and_identity(dgt) -> None:
     status = next(s for s in iter(link.events.get, None) if isinstance(s, LinkStatus)
                   and s.state is LinkState.CONNECTED)
     assert status.pieces is not None and status.pieces[:8] == tuple("RNBQKBNR") and status.pieces[60] == "k"
-    assert link.hello is not None and link.hello.identity and not link.hello.leds
+    assert link.hello is not None and link.hello.identity and not link.hello.lights
     assert link.hello.board_id == 12345 and link.hello.firmware == "3.1"
     # It declares its slow scan (the referee's timing follows it); `chessery status` can read it.
     assert link.hello.scan_ms == 250 and link_status(link)["state"] == "connected"
@@ -117,10 +125,10 @@ def test_dgt_never_sends_lights_to_a_board_without_them(dgt) -> None:
 
 def test_dgt_revelation_ii_gets_its_lights() -> None:
     with DgtEmulator("chess", revelation=True) as board:
-        link = open_board("dgt", board.path).start()
+        link = driver_for("dgt", board.path).start()
         try:
             assert link.wait_connected(TIMEOUT)
-            assert link.hello is not None and link.hello.leds
+            assert link.hello is not None and link.hello.lights
             link.set_leds([12, 28], "on")
             link.ping()
             assert board.lit == {52, 36}  # e2, e4 as wired
@@ -133,10 +141,11 @@ def test_dgt_revelation_ii_gets_its_lights() -> None:
 
 def test_millennium_lights_the_corners_of_a_square() -> None:
     with MillenniumEmulator("chess") as board:
-        link = open_board("millennium", board.path).start()
+        link = driver_for("millennium", board.path).start()
+        assert isinstance(link, MillenniumDriver)
         try:
             assert link.wait_connected(TIMEOUT)
-            assert link.hello is not None and link.hello.leds
+            assert link.hello is not None and link.hello.lights
             # Every change reported by the scan that sees it, 41 ms scans; the referee's drag
             # wait follows them: two scans and a margin.
             assert board.settings[0x02] == 3 and board.settings[0x01] == 20
@@ -159,7 +168,7 @@ def test_millennium_lights_the_corners_of_a_square() -> None:
 def test_a_board_turned_round_is_read_the_right_way(emulator) -> None:
     with emulator("chess", turned=True) as board:
         assert board.pieces()[0] == "R"  # as wired, the white rook stands on "a8"
-        link = open_board(emulator.protocol, board.path).start()
+        link = driver_for(emulator.protocol, board.path).start()
         try:
             assert link.wait_connected(TIMEOUT)
             assert link.flipped is True
@@ -174,7 +183,7 @@ def test_a_board_turned_round_is_read_the_right_way(emulator) -> None:
 def test_dgt_a_damaged_field_update_is_corrected_by_the_dump() -> None:
     """The board's update for d2 is lost (cut short); the dump after the quiet period tells it."""
     with DgtEmulator("chess", faults="corrupt@1") as board:
-        link = open_board("dgt", board.path, states_in_events=True).start()
+        link = driver_for("dgt", board.path, states_in_events=True).start()
         try:
             assert link.wait_connected(TIMEOUT)
             drain(link)
@@ -188,7 +197,7 @@ def test_dgt_a_damaged_field_update_is_corrected_by_the_dump() -> None:
 
 def test_millennium_garbage_and_a_bad_check_cost_nothing() -> None:
     with MillenniumEmulator("chess", faults="garbage=30@1,corrupt@2") as board:
-        link = open_board("millennium", board.path).start()
+        link = driver_for("millennium", board.path).start()
         try:
             assert link.wait_connected(TIMEOUT)
             board.play("lift d2\nsleep 200\nplace d4\nsleep 300", timeout=TIMEOUT)
@@ -279,7 +288,7 @@ def test_a_silent_board_is_reconnected_and_the_moves_made_meanwhile_arrive(emula
     notices after its silence limit (1 s here), reconnects, and the full report then tells
     what happened meanwhile."""
     with emulator("chess", faults="pause=1500@1") as board:
-        link = open_board(emulator.protocol, board.path, states_in_events=True, silence_timeout=1.0).start()
+        link = driver_for(emulator.protocol, board.path, states_in_events=True, silence_timeout=1.0).start()
         try:
             assert link.wait_connected(TIMEOUT)
             board.play("lift e2\nplace e4", timeout=TIMEOUT)
@@ -289,7 +298,7 @@ def test_a_silent_board_is_reconnected_and_the_moves_made_meanwhile_arrive(emula
                 item = link.events.get(timeout=TIMEOUT)
                 if isinstance(item, LinkStatus):
                     states.append(item.state)
-                else:
+                elif isinstance(item, SensorEvent):
                     events.append(item)
             assert LinkState.DISCONNECTED in states and states[-1] is LinkState.CONNECTED
             # DGT: the board scans again after its pause and reports the changes itself
@@ -346,7 +355,7 @@ def board_updates(period: float, n: int) -> list[tuple[float, int]]:
 
 def test_dgt_declares_the_scan_its_field_updates_show() -> None:
     with DgtEmulator("chess", scan_ms=205) as board:
-        link = open_board("dgt", board.path).start()
+        link = driver_for("dgt", board.path).start()
         try:
             assert link.wait_connected(TIMEOUT)
             assert link.hello is not None and link.hello.scan_ms == 250

@@ -27,6 +27,7 @@ from firmware_bridge.firmware.app import FirmwareApp
 from firmware_bridge.firmware.matrix import VirtualPins
 from firmware_bridge.framer import Framer
 from firmware_bridge.messages import Event, Heartbeat, Hello, RequestSnapshot, Snapshot
+from firmware_bridge.script import Lift, Place
 from firmware_bridge.virtual_port import PtyPort
 
 CHESS = engine.find_variant("chess")
@@ -55,7 +56,8 @@ place c6
 
 
 def expected(script: str) -> list[tuple[int, str]]:
-    return [(c.cell, type(c).__name__.lower()) for c in parse_script(script, CHESS) if hasattr(c, "cell")]
+    return [(c.cell, type(c).__name__.lower()) for c in parse_script(script, CHESS)
+            if isinstance(c, Lift | Place)]
 
 
 def observed(events: list[SensorEvent]) -> list[tuple[int, str]]:
@@ -262,7 +264,8 @@ def test_a_board_with_a_new_number_of_cells_gives_a_new_baseline():
         assert [c for c, on in enumerate(seen[1].occupancy) if on] == [3, 9]
         assert link.occupancy() == seen[1].occupancy
         items = drain(link.events)
-        assert [getattr(i, "state", None) for i in items] == [LinkState.CONNECTING, LinkState.CONNECTED] * 2
+        assert [i.state if isinstance(i, LinkStatus) else None for i in items] == [
+            LinkState.CONNECTING, LinkState.CONNECTED] * 2
     finally:
         link.close()
         board.port.close()

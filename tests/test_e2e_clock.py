@@ -207,8 +207,7 @@ def test_restart_resumes_the_clock(clock_game: Callable[[TimedBoard, str], Clock
     thinks = [300, 500, 400, 600, 350, 450, 500, 300]
     tb = TimedBoard(MOVES, thinks)
     # the first four plies, then the service stops; the players wait for it before going on
-    first = tb.commands[:next(i for i, c in enumerate(tb.commands) if getattr(c, "line", 0)
-                               and tb.ply_of_line.get(c.line) == 4)]
+    first = tb.commands[:next(i for i, c in enumerate(tb.commands) if tb.ply_of_line.get(c.line) == 4)]
     rest = tb.commands[len(first):]
     game = clock_game(tb, "1+1")
     game.play(first, MOVES[:4])

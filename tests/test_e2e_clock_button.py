@@ -48,7 +48,7 @@ def test_the_clock_button_switches_only_for_a_move_on_the_board(rig, mock_pins) 
 
     r.board.play("place f3\n", timeout=30)
     r.wait(lambda: r.statuses[-1].provisional == ("g1f3",))
-    placed = service._moved_at
+    placed = service.moved_at
     pressed = service.now()
     assert placed is not None and placed <= pressed and r.accepted == []
     press(r, mock_pins, "")

@@ -23,7 +23,7 @@ from controller.board_map import SensorMap
 from controller.config import Config, GpioConfig
 from controller.demo_games import DEMO_GAMES
 from controller.event_scripts import Style, script_for_moves
-from controller.service import Service
+from controller.service import Service, Touch
 from controller.session import Update
 from controller.store import GameStore
 from display import theme
@@ -96,7 +96,7 @@ def test_the_four_choices_touched_on_the_screen_then_the_game_on_the_board(tmp_p
     service = Service(Config(port=(board.path,), gpio=GpioConfig(enabled=False)), ILL, store, SensorMap(ILL),
                       out=out, err=err)
     window = Window("headless", (800, 480), snapshot=tmp_path / "frame.png",
-                    on_input=lambda ev: service.inputs.put(("touch", ev)))
+                    on_input=lambda ev: service.inputs.put(Touch(ev)))
     service.window = window
     committed: list[str] = []
     lock = threading.Lock()
@@ -184,16 +184,16 @@ def test_a_touch_after_a_choice_made_on_the_board_is_clocked_from_that_choice(ri
     prompt = r.statuses[-1].prompt
     assert prompt is not None and prompt.kind == "confirm"
     yes = [o.key for o in prompt.options].index("yes")
-    r.service.inputs.put(("touch", ChoiceClicked(yes, "yes")))
+    r.service.inputs.put(Touch(ChoiceClicked(yes, "yes")))
     r.wait(lambda: len(r.accepted) == 1)
     threading.Event().wait(0.4)  # White thinks: time passing, not waiting for a thread
     touched_at = r.service.now()
-    r.service.inputs.put(("touch", CellClicked(ILL.geometry.index("d2"))))
+    r.service.inputs.put(Touch(CellClicked(ILL.geometry.index("d2"))))
     r.wait(lambda: len(r.accepted) == 2)
     assert [m for _g, m in r.accepted] == ["d7d7~p", "d2d2~p"]
     # The clock is saved after the update is handed out: a touch on an empty cell, answered on
     # the same thread, is shown only after it.
-    r.service.inputs.put(("touch", CellClicked(ILL.geometry.index("e4"))))
+    r.service.inputs.put(Touch(CellClicked(ILL.geometry.index("e4"))))
     r.wait(lambda: "Nothing to choose on e4" in r.statuses[-1].message)
     game_id = r.service.session.game_id
     assert game_id is not None and r.service.clock is not None

@@ -36,7 +36,7 @@ from controller.board_map import SensorMap
 from controller.config import Config
 from controller.event_scripts import Style, hand_steps, placement_game, script_for_moves, shape_of
 from controller.screen import score_panel
-from controller.service import Service
+from controller.service import Service, Touch
 from controller.signatures import Shape
 from controller.store import GameStore
 from display.render import render
@@ -156,7 +156,7 @@ def test_whole_game_on_an_occupancy_board_asked_and_ended_by_agreement(tmp_path:
                     if opt.texts == (waiting,):
                         answered[id(item.prompt)] = item.prompt
                         asked.append((item.prompt.kind, waiting))
-                        service.inputs.put(("touch", ChoiceClicked(i, opt.key)))
+                        service.inputs.put(Touch(ChoiceClicked(i, opt.key)))
                         break
             if done(kind, item):
                 return kind, item

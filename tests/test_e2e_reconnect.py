@@ -6,6 +6,7 @@ new game, nor drop the old one."""
 
 from __future__ import annotations
 
+from controller.service import Button
 from tests.service_rig import TIMEOUT
 
 #: Fool's mate, hand by hand; then the reset: the pieces that moved go back (actions 9-16).
@@ -68,7 +69,7 @@ def test_a_game_reset_during_the_outage_is_asked_about_and_kept(rig) -> None:
     assert question.message == ("The board shows a new game (d2d4). Start it? (this game stays stored, "
                                 "abandoned)")
     assert r.accepted == [(1, "e2e4"), (1, "e7e5")]  # nothing started before the answer
-    r.service.inputs.put(("button", "confirm"))  # the first choice: start the new game
+    r.service.inputs.put(Button("confirm"))  # the first choice: start the new game
     r.wait(lambda: (2, "d2d4") in r.accepted)
     r.finish()
     assert r.games() == [(("e2e4", "e7e5"), "*", "abandoned"), (("d2d4",), "*", "")]

@@ -19,7 +19,7 @@ import pytest
 import engine
 from controller.board_map import SensorMap
 from controller.config import Config, GpioConfig
-from controller.service import Service
+from controller.service import Service, Touch
 from controller.store import GameStore
 from display.render import Layout
 from display.view import View
@@ -35,7 +35,7 @@ class Screen:
     """A headless window run by the test thread (pygame's rule: one thread owns the display)."""
 
     def __init__(self, service: Service, size: tuple[int, int]) -> None:
-        self.window = Window("headless", size, on_input=lambda ev: service.inputs.put(("touch", ev)))
+        self.window = Window("headless", size, on_input=lambda ev: service.inputs.put(Touch(ev)))
         service.window = self.window
         self.window.open()
 
@@ -202,3 +202,26 @@ def test_new_game_of_another_variant_without_a_board(tmp_path: Path) -> None:
     assert record is not None
     assert record.variant == "mathematichess"
     store.close()
+
+
+@pytest.mark.parametrize(("name", "offered"), [("mathematichess", True), ("chess", False)])
+def test_end_by_agreement_is_offered_where_the_rules_allow_it(tmp_path: Path, name: str, offered: bool) -> None:
+    """The variant's typed capability (``rules.agreement``) decides: Mathematichess ends by
+    agreement, chess does not (it has Offer draw)."""
+    variant = engine.find_variant(name)
+    store = GameStore(tmp_path / "games.sqlite3")
+    service = Service(Config(gpio=GpioConfig(enabled=False)), variant, store, SensorMap(variant), out=io.StringIO(),
+                      err=io.StringIO())
+    screen = Screen(service, (800, 480))
+    service.start()
+    try:
+        screen.tap("Menu")
+        assert screen.title() == "Operator menu"
+        assert ("End by agreement" in screen.buttons()) is offered
+        assert "Offer draw" in screen.buttons()
+        screen.tap("Close")
+        assert screen.view().menu is None
+    finally:
+        service.stop()
+        screen.close()
+        store.close()

@@ -122,19 +122,19 @@ def test_a_config_file_that_is_not_utf8_is_named(tmp_path: Path) -> None:
 
 def wait_status(service: Service, check, timeout: float = TIMEOUT) -> dict:
     """The status file as soon as a rewrite of it satisfies ``check``."""
-    assert service.status_path is not None
+    assert service.status_file.path is not None
     deadline = time.monotonic() + timeout
     data: dict = {}
-    while service.status_written.wait(max(0.0, deadline - time.monotonic())):
-        service.status_written.clear()
-        data = read_status(service.status_path)
+    while service.status_file.written.wait(max(0.0, deadline - time.monotonic())):
+        service.status_file.written.clear()
+        data = read_status(service.status_file.path)
         if check(data):
             return data
     raise AssertionError(f"status never matched: {json.dumps(data)[:2000]}")
 
 
 def start(service: Service) -> Service:
-    service.status_every = 0.1
+    service.status_file.every = 0.1
     return service.start()
 
 
@@ -193,6 +193,7 @@ def test_chessery_status_shows_link_state_counters_boot_id_and_last_snapshot(tmp
         assert lines[1].startswith("variant: chess; game 1, play: ")
         assert lines[2].startswith(f"board {board.path}: connected since ")
         hello = service.links[0].hello
+        assert hello is not None
         assert lines[3] == (f"  board id {hello.board_id:08x}, boot id {hello.boot_id:04x}, 64 cells, "
                             f"firmware 1.0.0")
         assert lines[4].startswith("  last snapshot: ") and lines[4].endswith(" s ago")
@@ -218,7 +219,7 @@ def test_link_errors_get_a_periodic_log_line_when_they_grew(tmp_path: Path) -> N
     store = GameStore(tmp_path / "g.db")
     service = Service(Config(port=(board.path,)), CHESS, store, SensorMap(CHESS), print_moves=False,
                       status_path=tmp_path / "s.json")
-    service.counter_log_every = 0.3
+    service.status_file.counter_log_every = 0.3
     try:
         start(service)
         board.play("lift e2\nplace e4\nlift e7\nplace e5\n", timeout=TIMEOUT)

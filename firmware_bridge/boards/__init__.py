@@ -13,11 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
-BOARD_KINDS = ("chessery", "dgt", "millennium")
+from ..board_link import BoardKind, BoardLink
+
+BOARD_KINDS: tuple[BoardKind, ...] = ("chessery", "dgt", "millennium")
 
 
-def open_board(kind: str, url: str, **options: Any) -> Any:
-    """A link for one board of ``kind`` on ``url`` (not started); options as for ``Link``."""
+def open_board(kind: str, url: str, **options: Any) -> BoardLink:
+    """A link for one board of ``kind`` on ``url`` (not started); options as for ``Link`` (the
+    drivers take the ones that apply to them)."""
     if kind == "chessery":
         from ..link import Link
 

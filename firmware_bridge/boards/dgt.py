@@ -33,9 +33,10 @@ from __future__ import annotations
 import logging
 from typing import Any, ClassVar
 
+from ..board_link import BoardHello
 from . import dgt_codec as D
 from .dgt_scan import ScanPeriod
-from .driver import BoardDriver, BoardInfo
+from .driver import BoardDriver
 
 log = logging.getLogger(__name__)
 
@@ -133,11 +134,11 @@ class DgtDriver(BoardDriver):
 
     def _update_info(self) -> None:
         leds = self._long_serial.upper().startswith("REVII")
-        had_leds = self.hello is not None and self.hello.leds
+        had_leds = self.hello is not None and self.hello.lights
         number = int(self._serial_text) if self._serial_text.isdigit() else 0
-        self.hello = BoardInfo("dgt", board_id=number, serial=self._long_serial or self._serial_text,
-                               firmware=self._version, identity=True, leds=leds, heartbeat_ms=self.poll_ms,
-                               scan_ms=self.scan_ms)
+        self.hello = BoardHello("dgt", cells=64, identity=True, lights=leds, scan_ms=self.scan_ms,
+                                firmware=self._version, board_id=number, serial=self._long_serial or self._serial_text,
+                                heartbeat_ms=self.poll_ms)
         if leds and not had_leds:
             self._push_leds()
 

@@ -1,11 +1,12 @@
 """What every board driver shares: the host link's interface (see ``firmware_bridge.link``) over a
 board that reads piece identity on 64 squares and speaks its maker's protocol.
 
-A driver is a drop-in for :class:`~firmware_bridge.link.Link`: the same ``events`` queue of
-:class:`SensorEvent` and :class:`LinkStatus` values (with ``states_in_events``), ``states``,
-``state``, ``wait_connected``, ``hello`` (a :class:`BoardInfo` saying whether the board reads
-pieces and has announced lights), ``request_snapshot``, ``ping``, ``set_leds``, ``occupancy``,
-``pieces``, ``stats``, ``close``. So the controller has no per-board code.
+A driver implements :class:`~firmware_bridge.board_link.BoardLink`, as our own
+:class:`~firmware_bridge.link.Link` does: the same ``events`` queue of :class:`SensorEvent` and
+:class:`LinkStatus` values (with ``states_in_events``), ``hello`` (a
+:class:`~firmware_bridge.board_link.BoardHello` saying whether the board reads pieces and has
+announced lights), ``request_snapshot``, ``ping``, ``set_leds``... So the controller has no
+per-board code.
 
 The model is kept as the link's is: events delivered in order, applied to the CONNECTED status's
 board, always give the model; whenever the board's own full report (a dump, a status) differs
@@ -27,13 +28,12 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import serial
 
+from ..board_link import LIGHT_PATTERNS, BoardKind, LightPattern, LinkError
 from ..events import LIFT, PLACE, LinkState, LinkStatus, SensorEvent
-from ..link import LinkError
 from ..port_link import PortLink
 
 log = logging.getLogger(__name__)
@@ -46,7 +46,6 @@ except ImportError:  # not a POSIX system
     _TERMIOS_ERRORS = ()
 
 SQUARES = 64
-LED_PATTERNS = ("off", "on", "blink", "fast")
 #: The start position by wire square (0 = a8): what a board placed as printed shows.
 START_WIRE: tuple[str | None, ...] = (
     tuple("rnbqkbnr") + tuple("p" * 8) + (None,) * 32 + tuple("P" * 8) + tuple("RNBQKBNR"))
@@ -61,35 +60,13 @@ def cell_to_wire(cell: int) -> int:
     return (7 - cell // 8) * 8 + cell % 8
 
 
-@dataclass(frozen=True)
-class BoardInfo:
-    """What the board said about itself; the fields the service reads from a link's HELLO."""
-
-    kind: str
-    board_id: int = 0
-    boot_id: int | None = None  # these boards say nothing of their boots
-    serial: str = ""
-    firmware: str = ""
-    cells: int = SQUARES
-    identity: bool = True
-    leds: bool = False
-    heartbeat_ms: int = 1000
-    #: The board's full scan period (ms), for boards that report one scan's changes in square
-    #: order rather than as they happen (0: as they happen); the referee's timing follows it.
-    scan_ms: int = 0
-    #: The wait after a piece's report before the referee takes it to have stopped rather than
-    #: paused on its way (ms; 0: the referee's own ``drag_ms``), for a board that shows a piece
-    #: going on sooner than the referee's default assumes.
-    drag_ms: int = 0
-
-
 class BoardDriver(PortLink):
     """Base of the DGT and Millennium drivers. Subclasses set ``kind`` and ``serial_options`` and
     implement ``_new_reader``, ``_greet``, ``_handle``, ``_tick``, ``_ask_board``, ``_send_ping``
     and ``_send_leds``; they report what the board says through ``_board_read`` (a full board),
     ``_square_changed`` (one square) and ``_answered`` (any reply: the board is alive)."""
 
-    kind = "board"
+    kind: ClassVar[BoardKind]
     serial_options: ClassVar[dict[str, Any]] = {}
     log = log
     session_end = "closed"
@@ -101,8 +78,6 @@ class BoardDriver(PortLink):
         super().__init__(url, cell_offset=cell_offset, retry_interval=retry_interval, backoff=backoff,
                          read_timeout=read_timeout, on_state=on_state, states_in_events=states_in_events, name=name)
         self.silence_timeout = silence_timeout
-        #: What the board said about itself (these boards send no Chessery HELLO).
-        self.hello: BoardInfo | None = None
         #: None until decided; True when the board stands turned round (a8 wired where h1 is).
         self.flipped: bool | None = None
         self._model: list[str | None] | None = None
@@ -116,23 +91,15 @@ class BoardDriver(PortLink):
 
     # start, close, state, wait_connected: PortLink's.
 
-    # -- what the controller reads -------------------------------------------------------------------
-    @property
-    def cells(self) -> int:
-        return SQUARES if self._model is not None else 0
+    # -- what the controller reads (cells, occupancy, pieces, stats: PortLink's) --------------------
+    def _picture(self) -> tuple[tuple[bool, ...], tuple[str | None, ...]] | None:
+        model = self._model
+        if model is None:
+            return None
+        return tuple(p is not None for p in model), tuple(model)
 
-    def occupancy(self) -> tuple[bool, ...]:
-        with self._lock:
-            return tuple(p is not None for p in self._model or ())
-
-    def pieces(self) -> tuple[str | None, ...]:
-        with self._lock:
-            return tuple(self._model or ())
-
-    @property
-    def stats(self) -> Counter[str]:
-        with self._lock:
-            return self.counts + Counter(self._reader.errors)
+    def _decode_errors(self) -> Counter[str]:
+        return Counter(self._reader.errors)
 
     # -- commands -----------------------------------------------------------------------------------
     def request_snapshot(self, timeout: float = 2.0) -> tuple[bool, ...]:
@@ -159,11 +126,11 @@ class BoardDriver(PortLink):
                 raise LinkError(f"{self.name}: no answer within {timeout} s")
             return time.monotonic() - sent
 
-    def set_leds(self, cells: Iterable[int], pattern: str = "on", replace: bool = True) -> None:
+    def set_leds(self, cells: Iterable[int], pattern: LightPattern = "on", replace: bool = True) -> None:
         """Light ``cells`` (controller numbering). Does nothing on a board that has not
         announced lights; remembered and sent again after a reconnect."""
-        if pattern not in LED_PATTERNS:
-            raise ValueError(f"unknown light pattern {pattern!r} (expected one of {', '.join(LED_PATTERNS)})")
+        if pattern not in LIGHT_PATTERNS:
+            raise ValueError(f"unknown light pattern {pattern!r} (expected one of {', '.join(LIGHT_PATTERNS)})")
         with self._lock:
             mine = {c - self.cell_offset for c in cells if 0 <= c - self.cell_offset < SQUARES}
             if replace:
@@ -176,7 +143,7 @@ class BoardDriver(PortLink):
             self._push_leds()
 
     def _push_leds(self) -> None:
-        if self.hello is None or not self.hello.leds or self._serial is None:
+        if self.hello is None or not self.hello.lights or self._serial is None:
             return
         flip = bool(self.flipped)
         self._send_leds({cell_to_wire(63 - c if flip else c): p for c, p in self._leds.items()})
@@ -352,22 +319,4 @@ class BoardDriver(PortLink):
             self._set_state(LinkState.CONNECTED, f"in sync with the {self.kind} board")
             self._push_leds()  # a board that was away lost its lights
 
-    # -- writing ------------------------------------------------------------------------------------
-    def _set_state(self, state: LinkState, reason: str) -> None:
-        with self._changed:
-            previous = self._state
-            if state is previous or previous is LinkState.CLOSED:
-                return
-            self._state = state
-            self.state_since = time.time()
-            log.info("%s: from %s to %s (%s)", self.name, previous.value, state.value, reason)
-            model = self._model
-            status = LinkStatus(state, previous, reason, time.monotonic(),
-                                None if model is None else tuple(p is not None for p in model),
-                                None if model is None else tuple(model))
-            self.states.put(status)
-            if self.states_in_events:
-                self.events.put(status)
-            self._changed.notify_all()
-            if self.on_state is not None:
-                self.on_state(status)
+    # _set_state, _emit: PortLink's.

@@ -21,8 +21,9 @@ from __future__ import annotations
 import logging
 from typing import Any, ClassVar
 
+from ..board_link import BoardHello
 from . import millennium_codec as M
-from .driver import BoardDriver, BoardInfo
+from .driver import BoardDriver
 
 log = logging.getLogger(__name__)
 
@@ -108,8 +109,8 @@ class MillenniumDriver(BoardDriver):
                 self._board_read(pieces, now, synthetic=False)
             case M.Reply("v", data):
                 if self.hello is None or self.hello.firmware != data:
-                    self.hello = BoardInfo("millennium", firmware=data, identity=True, leds=True,
-                                           heartbeat_ms=self.poll_ms, drag_ms=self.drag_ms)
+                    self.hello = BoardHello("millennium", cells=64, identity=True, lights=True, drag_ms=self.drag_ms,
+                                            firmware=data, heartbeat_ms=self.poll_ms)
                     self._push_leds()
                 self._answered(now)
             case M.Reply("w", data):
