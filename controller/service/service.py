@@ -37,6 +37,7 @@ from .readiness import Readiness
 from .status_file import StatusFile
 
 if TYPE_CHECKING:
+    from display.window import Window
     from firmware_bridge.board_link import BoardLink
     from hardware.panel import Panel
 
@@ -48,7 +49,7 @@ STOP_GRACE_S = 2.0
 class Service:
     def __init__(self, config: Config, variant: Variant, store: GameStore, sensor_map: SensorMap, *,
                  answers: list[str] | None = None, answer_delay_ms: int = 0, out: TextIO | None = None,
-                 err: TextIO | None = None, window: Any = None, print_moves: bool = True,
+                 err: TextIO | None = None, window: Window | None = None, print_moves: bool = True,
                  status_path: Path | None = None) -> None:
         """``answers``: the demo player's answers, each ``answer_delay_ms`` after its question
         opens. ``out``, ``err``, ``print_moves``: see :class:`Outputs`. ``status_path``: the
