@@ -33,7 +33,6 @@ from .controls import Controls
 from .demo import DemoPlayer
 from .loop import Loop
 from .outputs import Outputs
-from .readiness import Readiness
 from .status_file import StatusFile
 
 if TYPE_CHECKING:
@@ -90,7 +89,6 @@ class Service:
         self.controls = Controls(self)
         self.demo = DemoPlayer(self, answers or [], answer_delay_ms)
         self.status_file = StatusFile(self, status_path)
-        self.readiness = Readiness(self)
         self.loop = Loop(self)
         self._threads: list[threading.Thread] = []
 
