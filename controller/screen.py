@@ -16,9 +16,10 @@ from display.view import Choice, Fix, Prompt, ScorePanel, Territory, View, piece
 from engine import Move, Position, parse_fen
 from engine.san import san
 
-from .session import Session
+from .session import Phase, Session
 
-PHASES = {"setup": "setup", "play": "playing", "over": "game over"}
+#: The phase as the screen names it.
+PHASES: dict[Phase, str] = {"setup": "setup", "play": "playing", "over": "game over"}
 
 
 def view_of(session: Session, notice: str = "") -> View:

@@ -168,7 +168,7 @@ class Mark:
 class EventQueue(queue.Queue["SensorEvent | LinkStatus | Mark"]):
     """A link's ``events`` queue, counting what was ever put in (``puts``): with the link's
     ``drained`` mark, a consumer can tell that it has taken everything the link read before a
-    moment (see ``controller.service``: a deadline falls due on the board's reports, not on a
+    moment (see ``controller.service.loop``: a deadline falls due on the board's reports, not on a
     clock that a stalled host got ahead of)."""
 
     def __init__(self) -> None:

@@ -19,6 +19,7 @@ import logging
 import queue
 import threading
 import time
+from abc import abstractmethod
 from collections import Counter
 from collections.abc import Callable
 from typing import ClassVar, Self
@@ -131,11 +132,13 @@ class PortLink(BoardLink):
         with self._lock:
             return self.counts + self._decode_errors()
 
+    @abstractmethod
     def _picture(self) -> tuple[tuple[bool, ...], tuple[str | None, ...]] | None:
         """The model as (occupancy, pieces) per board cell; None before the first full report
         (called with the lock held)."""
         raise NotImplementedError
 
+    @abstractmethod
     def _decode_errors(self) -> Counter[str]:
         """The decoder's error classes, counted since the link opened (lock held)."""
         raise NotImplementedError
@@ -188,6 +191,7 @@ class PortLink(BoardLink):
             self.log.debug("%s: %s", self.name, reason)
         self._set_state(LinkState.DISCONNECTED, reason)
 
+    @abstractmethod
     def _session(self, port: serial.SerialBase) -> str | None:
         raise NotImplementedError
 

@@ -13,7 +13,8 @@ import pytest
 
 from controller.config import ConfigError, parse_config
 from controller.status import link_status
-from firmware_bridge.boards import open_board
+from firmware_bridge.board_link import BoardLink
+from firmware_bridge.boards import BOARD_KINDS, open_board
 from firmware_bridge.boards.dgt import DgtDriver
 from firmware_bridge.boards.driver import BoardDriver
 from firmware_bridge.boards.emulators import DgtEmulator, MillenniumEmulator
@@ -64,6 +65,9 @@ def dgt() -> Iterator[tuple[DgtEmulator, BoardDriver]]:
 def test_open_board_picks_the_driver_and_rejects_unknown_kinds() -> None:
     assert isinstance(open_board("chessery", "loop://"), Link)
     assert isinstance(open_board("dgt", "loop://"), DgtDriver)
+    # every kind implements the one declared interface, and nothing of it is left abstract
+    assert all(isinstance(open_board(kind, "loop://"), BoardLink) for kind in BOARD_KINDS)
+    assert BoardLink.__abstractmethods__ >= {"request_snapshot", "ping", "set_leds", "occupancy", "pieces"}
     with pytest.raises(ValueError, match="unknown board kind 'novag'"):
         open_board("novag", "loop://")
 

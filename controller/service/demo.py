@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine import Variant
+from firmware_bridge.board_link import BoardKind
 
 if TYPE_CHECKING:
     from controller.inference import Prompt
@@ -27,7 +28,7 @@ class DemoBoard:
     disturbed by this process's drawing: ``path`` is the pty to open, ``done`` is set when the
     script has been played."""
 
-    def __init__(self, variant: Variant, lines: list[str], faults: str = "", protocol: str = "chessery") -> None:
+    def __init__(self, variant: Variant, lines: list[str], faults: str = "", protocol: BoardKind = "chessery") -> None:
         """``faults``: the simulated board's ``--faults`` (bench/soak.py pulls its cable);
         ``protocol``: ``dgt`` or ``millennium`` for an emulated board of that make."""
         self._dir = tempfile.TemporaryDirectory(prefix="chessery-demo-")

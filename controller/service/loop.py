@@ -13,6 +13,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from .bus import Button, Drained, Input, LinkChange, Quit, Sensor, Touch, Wake
+from .readiness import Readiness
 
 if TYPE_CHECKING:
     from .service import Service
@@ -35,6 +36,8 @@ STALL_GRACE_MS = 300
 class Loop:
     def __init__(self, service: Service) -> None:
         self.service = service
+        #: What systemd hears while the loop runs.
+        self.readiness = Readiness(service)
         #: Set once the loop has ended; ``error``: what ended it, when it stopped by itself.
         self.finished = threading.Event()
         self.error: BaseException | None = None
@@ -49,9 +52,9 @@ class Loop:
         service = self.service
         try:
             while not service.stopping.is_set():
-                service.readiness.notify()
+                self.readiness.notify()
                 timeout = IDLE_WAKE_S
-                ping = service.readiness.wait_s()
+                ping = self.readiness.wait_s()
                 if ping is not None:
                     timeout = min(timeout, ping)
                 deadline = self._next_deadline()

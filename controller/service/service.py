@@ -33,10 +33,10 @@ from .controls import Controls
 from .demo import DemoPlayer
 from .loop import Loop
 from .outputs import Outputs
-from .readiness import Readiness
 from .status_file import StatusFile
 
 if TYPE_CHECKING:
+    from display.window import Window
     from firmware_bridge.board_link import BoardLink
     from hardware.panel import Panel
 
@@ -48,7 +48,7 @@ STOP_GRACE_S = 2.0
 class Service:
     def __init__(self, config: Config, variant: Variant, store: GameStore, sensor_map: SensorMap, *,
                  answers: list[str] | None = None, answer_delay_ms: int = 0, out: TextIO | None = None,
-                 err: TextIO | None = None, window: Any = None, print_moves: bool = True,
+                 err: TextIO | None = None, window: Window | None = None, print_moves: bool = True,
                  status_path: Path | None = None) -> None:
         """``answers``: the demo player's answers, each ``answer_delay_ms`` after its question
         opens. ``out``, ``err``, ``print_moves``: see :class:`Outputs`. ``status_path``: the
@@ -89,7 +89,6 @@ class Service:
         self.controls = Controls(self)
         self.demo = DemoPlayer(self, answers or [], answer_delay_ms)
         self.status_file = StatusFile(self, status_path)
-        self.readiness = Readiness(self)
         self.loop = Loop(self)
         self._threads: list[threading.Thread] = []
 
