@@ -730,7 +730,7 @@ def _draw_moves(view: View, col: _Column) -> None:
     fit = max(0, col.room // hgt)
     num_w = f.size(f"{rows[-1][0]}.")[0] + round(8 * col.s)
     move_w = (col.rect.w - num_w) // nsides
-    for number, entries in rows[len(rows) - fit:] if fit else []:
+    for number, entries in rows[max(0, len(rows) - fit):] if fit else []:  # the latest rows that fit
         img = f.render(f"{number}.", True, theme.TEXT_DIM)
         where = img.get_rect(topright=(col.rect.x + num_w - round(8 * col.s), col.y))
         _put_text(col.surface, col.layout, img, f"{number}.", where, "panel")
