@@ -163,6 +163,13 @@ class GameClock:
         self.extras.save_clock(self.game_id, self.clock.control.text, self.clock.to_json(now), ply, mover_ms)
         self._saved_at = now
 
+    def menu_open(self, session: Session, is_open: bool, now: int) -> None:
+        """The operator menu opened or closed at ``now``: the clock stops at once while it is open
+        (not at the next move), and runs again from the moment it closes."""
+        self.paused_by_menu = is_open
+        if session.game_id == self.game_id:  # else follow() binds the game with the pause in force
+            self._running(session, now)  # a flag that fell meanwhile: the loop's next tick ends the game
+
     # -- for the loop and the screen -------------------------------------------------------------------
     def deadline(self) -> int | None:
         """The next moment the loop must wake for the clock: the flag, the next visible change,

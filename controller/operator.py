@@ -27,13 +27,13 @@ def open_menu(service: Service) -> None:
     session = service.session
     agreement = hasattr(service.variant.rules, "agreement_outcome")
     service.menu.open(session.position.side, agreement)
-    if service.clock is not None and service.clock.clock is not None:
-        service.clock.paused_by_menu = True
+    if service.clock is not None:
+        service.clock.menu_open(session, True, service.now())
 
 
 def after_menu(service: Service) -> None:
-    if not service.menu.is_open and service.clock is not None:
-        service.clock.paused_by_menu = False
+    if service.clock is not None and service.clock.paused_by_menu != service.menu.is_open:
+        service.clock.menu_open(service.session, service.menu.is_open, service.now())
 
 
 def carry_out(service: Service, action: Action | None, now: int) -> None:
