@@ -19,6 +19,7 @@ Screens::
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from display.view import Choice, Prompt
@@ -40,9 +41,19 @@ class Action:
     value: str = ""
 
 
+#: The variants the menu offers, as (name, title), worked out when the variant screen first opens
+#: (loading every variant takes a second or two: not at start-up).
+VariantList = Callable[[], Sequence[tuple[str, str]]]
+
+
 class OperatorMenu:
-    def __init__(self, variants: list[str], sides: tuple[str, ...] = ("white", "black"), pin: str = "") -> None:
-        self.variants = variants
+    """``variants``: names (shown capitalised) or a function giving (name, title) pairs, e.g.
+    only the variants that fit the connected board (``controller.operator.make_menu``)."""
+
+    def __init__(self, variants: Sequence[str] | VariantList, sides: tuple[str, ...] = ("white", "black"),
+                 pin: str = "") -> None:
+        self._variant_source = variants
+        self._variants: list[tuple[str, str]] | None = None
         self.sides = sides
         self.pin = pin
         self.screen = ""  # "": closed
@@ -112,7 +123,7 @@ class OperatorMenu:
         if self.screen == "variant":
             pages = self.variant_pages
             first = self._page * VARIANTS_PER_PAGE
-            shown = [(f"v:{v}", v.capitalize()) for v in self.variants[first:first + VARIANTS_PER_PAGE]]
+            shown = [(f"v:{name}", title) for name, title in self.variants[first:first + VARIANTS_PER_PAGE]]
             more = [("more", "More")] if self._page + 1 < pages else []
             page = f" {self._page + 1}/{pages}" if pages > 1 else ""
             return f"Variant{page} (a new game starts)", shown + more + [("back", "Back")], 2
@@ -126,6 +137,14 @@ class OperatorMenu:
         if self.screen == "message":
             return self.message, [("close", "OK")], 1
         raise AssertionError(self.screen)
+
+    @property
+    def variants(self) -> list[tuple[str, str]]:
+        """(name, title) of each variant offered."""
+        if self._variants is None:
+            source = self._variant_source
+            self._variants = list(source()) if callable(source) else [(n, n.capitalize()) for n in source]
+        return self._variants
 
     @property
     def variant_pages(self) -> int:

@@ -20,7 +20,35 @@ TAG_OF_SIDE = ("White", "Black")
 
 
 def make_menu(service: Service) -> OperatorMenu:
-    return OperatorMenu(engine.variant_names(), tuple(service.variant.sides), service.config.operator_pin)
+    return OperatorMenu(lambda: variants_that_fit(service), tuple(service.variant.sides),
+                        service.config.operator_pin)
+
+
+def variants_that_fit(service: Service) -> list[tuple[str, str]]:
+    """(name, title) of each variant the connected board can play (every variant without a
+    board), in title order: the menu offers no variant that ``switch_variant`` would refuse."""
+    out = []
+    for name in engine.variant_names():
+        variant = engine.find_variant(name)
+        if not service.links or _sensor_map(service, variant) is not None:
+            out.append((name, variant.title))
+    return sorted(out, key=lambda pair: pair[1].lower())
+
+
+def _sensor_map(service: Service, variant: engine.Variant):
+    """The board's sensor map for ``variant``, or None when the connected board cannot hold it."""
+    from .board_map import SensorMap
+
+    layout = None
+    if service.config.layout and service.links:
+        from hardware.layout import load_layout
+
+        layout = load_layout(service.config.layout)
+    try:
+        new_map = SensorMap(variant, layout, service.config.orientation, boards=max(1, len(service.links)))
+    except ValueError:
+        return None
+    return new_map if not service.links or new_map.sensors == service.map.sensors else None
 
 
 def open_menu(service: Service) -> None:

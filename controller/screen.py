@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from display.view import Choice, Fix, Prompt, ScorePanel, Territory, View, piece_view, view_from_position
-from engine import Move, Position, parse_fen
+from engine import IllegalMoveError, Move, Position, parse_fen
+from engine.notation import move_text
 from engine.san import san
 
 from .session import Session
@@ -38,6 +39,7 @@ def view_of(session: Session, notice: str = "") -> View:
     if note:
         message = f"{note}. {message}" if message else note
     texts = NOTATION.texts(pos)
+    message = readable_status(pos, message, texts)
     view = view_from_position(pos, status=message, scores=score_panel(pos), moves=tuple(texts))
     outcome = session.outcome
     if outcome is not None and not view.result:
@@ -117,6 +119,31 @@ def _fresh(pos: Position, back: int) -> Position:
 
 def _after_undo(pos: Position, undo: int) -> Position:
     return _fresh(pos, undo)
+
+
+def readable_status(pos: Position, message: str, texts: list[str]) -> str:
+    """The status line with its moves in the move list's notation: the core says "White played
+    f1b5" and "took back g1f3" in the engine's move text; the screen says "White played Bb5", as
+    the list does. Only the latest moves can be named there (the ones just played)."""
+    if "played " not in message and "took back " not in message:
+        return message
+    variant = pos.variant
+    recent = {}
+    stack = pos.move_stack
+    k = min(4, len(stack), len(texts))
+    for move, text in zip(stack[len(stack) - k:], texts[len(texts) - k:], strict=True):
+        recent[f"played {move_text(variant, move)}"] = f"played {text}"
+    for old in sorted(recent, key=len, reverse=True):  # a longer move text first: no prefix eaten
+        message = message.replace(old, recent[old])
+    start = message.find("took back ")
+    if start >= 0:
+        word = message[start + 10:].split(";")[0].split(": ")[0].strip()
+        try:
+            undone = pos.parse_move(word)
+        except IllegalMoveError:
+            return message
+        message = message.replace(f"took back {word}", f"took back {san(_fresh(pos, 0), undone, display=True)}")
+    return message
 
 
 def readable_question(pos: Position, prompt, texts: list[str]) -> str:

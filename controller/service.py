@@ -781,9 +781,9 @@ class Service:
             view = view_of(self.session, ". ".join(x for x in (self._notice, self.clock_note) if x))
             if self.clock is not None:
                 view = replace(view, clocks=self.clock.seconds(self.now()))
-            names = [self.players.get(i, "") for i in range(2)]
-            if any(names):
-                view = replace(view, title=" - ".join(n or "?" for n in names))
+            from .names import players_line
+
+            view = replace(view, players=players_line(self.config.event, self.players, self.variant.nsides))
             view = replace(view, menu=self.menu.prompt(), menu_button=True, flipped=self.flipped)
             self.window.show(view)
         if self.panel is not None:
