@@ -22,9 +22,10 @@ from .session import Session
 PHASES = {"setup": "setup", "play": "playing", "over": "game over"}
 
 
-def view_of(session: Session, notice: str = "") -> View:
+def view_of(session: Session, notice: str = "", synced: bool = True) -> View:
     """The frame for the session now; ``notice`` (e.g. the board is disconnected) goes first in
-    the status line."""
+    the status line. Before the board has been read once (``synced`` false) the session knows
+    nothing of it, so the notice is all the status line says (not "Board is set up")."""
     pos = session.position
     variant = pos.variant
     status = session.status
@@ -32,6 +33,8 @@ def view_of(session: Session, notice: str = "") -> View:
     if status.kind == "fix":
         phase = "fix the board"
     message = f"{notice}. {status.message}" if notice else status.message
+    if not synced and notice:
+        message = notice
     noter = variant.rules.turn_note
     note = noter.turn_note(pos) if noter is not None and session.phase == "play" else ""
     if note and status.kind == "idle" and session.core.touch_cells():

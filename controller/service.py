@@ -778,7 +778,7 @@ class Service:
         if self.window is not None:
             from .screen import view_of
 
-            view = view_of(self.session, ". ".join(x for x in (self._notice, self.clock_note) if x))
+            view = view_of(self.session, ". ".join(x for x in (self._notice, self.clock_note) if x), self._synced)
             if self.clock is not None:
                 view = replace(view, clocks=self.clock.seconds(self.now()))
             from .names import players_line
