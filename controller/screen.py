@@ -47,7 +47,7 @@ def view_of(session: Session, notice: str = "", synced: bool = True) -> View:
     outcome = session.outcome
     if outcome is not None and not view.result:
         # An ending the position does not show by itself (agreement).
-        result = outcome.result(variant.nsides, tuple(variant.sides))
+        result = session.result_text(outcome)
         view = replace(view, result=f"{result} {outcome.termination.replace('_', ' ')}",
                        side_to_move=None, phase="game over")
     if session.phase != "over":

@@ -183,6 +183,7 @@ class Service:
         self.menu = make_menu(self)
         self.flipped = False
         self.players: dict[int, str] = {}
+        self.event_tags: dict[str, str] = {}  # Event, Round, Board set in the menu (operator_actions)
         self._tagged_game: int | None = None
         self.usb_root = "/"
         from .notify import Notifier
@@ -731,7 +732,7 @@ class Service:
             if self.panel is not None and status.kind == "fix":
                 self.panel.beep("error")
             self._last_status = status
-        if self.players and self.session.game_id != self._tagged_game:
+        if (self.players or self.event_tags) and self.session.game_id != self._tagged_game:
             from .operator import tag_game
 
             tag_game(self)

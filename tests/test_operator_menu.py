@@ -144,6 +144,7 @@ def test_names_resign_and_export_by_taps(tmp_path: Path, size: tuple[int, int]) 
         assert (screen.view().title, screen.view().players) == ("Chess", "Anderssen - Kieseritzky")
         screen.tap("Menu")
         screen.tap("Export to USB")
+        screen.tap("This game")
         screen.pump(lambda: screen.title().startswith("Game 1 saved to"), "the export")
         screen.tap("OK")
         assert screen.view().menu is None
@@ -152,7 +153,7 @@ def test_names_resign_and_export_by_taps(tmp_path: Path, size: tuple[int, int]) 
         screen.tap("Settings")  # unlocked while the menu was open before? no: asked again
         for digit in "2468":
             screen.tap(digit)
-        screen.tap("Variant")
+        screen.tap("Variant: Chess")
         offered: list[str] = []
         while True:
             menu = screen.view().menu
@@ -192,7 +193,7 @@ def test_new_game_of_another_variant_without_a_board(tmp_path: Path) -> None:
     try:
         screen.tap("Menu")
         screen.tap("Settings")  # no PIN configured: straight in
-        screen.tap("Variant")
+        screen.tap("Variant: Chess")
         screen.tap("More")  # the second page of variants
         screen.tap("Mathematichess")
         screen.pump(lambda: screen.view().geometry.size == 169, "the 13x13 board")
