@@ -54,7 +54,7 @@ class Entry:
         keys = [(k, k) for k in KEYS[self.kind]]
         if self.kind == "text":
             keys += [("shift", "Aa"), ("space", "Space")]
-        keys += [("del", "Del"), ("ok", "OK"), ("back", "Cancel")]
+        keys += [("del", "Del"), ("ok", "OK"), ("back", "Back")]
         return f"{self.label}: {self.typed}_", keys, COLUMNS[self.kind]
 
     def tap(self, key: str) -> Entry:
