@@ -218,3 +218,16 @@ def test_shut_down_is_asked_twice_then_switches_the_kiosk_off(kiosk, monkeypatch
     assert ran == [operator_actions.SHUTDOWN_COMMAND]
     game = service.store.latest()
     assert game is not None and game.moves == ("e2e4",)  # stored, nothing lost
+
+
+def test_restart_stops_the_service_for_systemd_to_start_again(kiosk, monkeypatch) -> None:
+    service, screen, _stick = kiosk
+    ran: list[tuple[str, ...]] = []
+    monkeypatch.setattr(operator_actions, "run_command", ran.append)
+    screen.tap("Menu")
+    screen.tap("Restart or shut down")
+    screen.tap("Restart Chessery")
+    assert screen.title() == "Restart Chessery now? The game under way is kept"
+    screen.tap("Restart Chessery")
+    screen.pump(lambda: service.stopping.is_set(), "the service to stop")
+    assert ran == [] and service.error is None  # a clean stop: exit status 0, Restart=always
