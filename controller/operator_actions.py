@@ -71,6 +71,26 @@ def carry_out(service: Service, action: Action, now: int) -> None:
     current(service)
 
 
+def resume_tags(service: Service) -> None:
+    """A resumed game keeps what the menu set on it before the restart (its names, event, round,
+    board: stored as the game's tags), on the screen as in its PGN, and for the games after it."""
+    gid = service.session.game_id
+    if gid is None:
+        return
+    from .game_extras import GameExtras
+    from .operator import TAG_OF_SIDE
+
+    with GameExtras(service.store.path) as extras:
+        tags = extras.tags(gid)
+    for side, tag in enumerate(TAG_OF_SIDE):
+        if tags.get(tag):
+            service.players[side] = tags[tag]
+    for tag in ("Event", "Round", "Board"):
+        if tags.get(tag):
+            service.event_tags[tag] = tags[tag]
+    service._tagged_game = gid
+
+
 def current(service: Service) -> None:
     """What the menu shows as the settings in force."""
     menu = service.menu

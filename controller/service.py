@@ -185,6 +185,9 @@ class Service:
         self.players: dict[int, str] = {}
         self.event_tags: dict[str, str] = {}  # Event, Round, Board set in the menu (operator_actions)
         self._tagged_game: int | None = None
+        from .operator_actions import resume_tags
+
+        resume_tags(self)  # a resumed game's names and tags, as the menu set them before the restart
         self.usb_root = "/"
         from .notify import Notifier
 

@@ -18,6 +18,7 @@ from controller.config import Config, EventConfig, GpioConfig
 from controller.demo_games import DEMO_GAMES
 from controller.export import game_pgn
 from controller.menu import OperatorMenu
+from controller.names import players_line
 from controller.operator import variants_that_fit
 from controller.screen import NOTATION
 from controller.service import Service
@@ -131,3 +132,32 @@ def test_without_a_board_every_variant_is_offered_by_its_title(tmp_path: Path) -
     store.close()
     assert set(offered) == set(engine.variant_names())
     assert offered["dreamchess47"] == "Dream Chess 47" and offered["double-rettah"] == "Double Rettah"
+
+
+def test_a_resumed_game_keeps_the_names_set_in_the_menu(tmp_path: Path) -> None:
+    board = SimBoard(CHESS).start()
+    store = GameStore(tmp_path / "games.sqlite3")
+    config = Config(port=(board.path,), gpio=GpioConfig(enabled=False), event=EventConfig(black="Ann Other"))
+    service = Service(config, CHESS, store, SensorMap(CHESS), out=io.StringIO(), err=io.StringIO())
+    screen = Screen(service, (800, 480))
+    service.start()
+    try:
+        board.start_script(parse_script("lift e2\nplace e4\n", CHESS))
+        screen.pump(lambda: len(service.session.position.move_stack) == 1, "1. e4")
+        screen.tap("Menu")
+        screen.tap("Settings")
+        screen.tap("White's name")
+        type_name(screen, "Tal")
+        screen.tap("Back")
+        screen.tap("Close")
+        screen.pump(lambda: screen.view().players == "Tal - Ann Other", "the name on the panel")
+    finally:
+        service.stop()
+        screen.close()
+    try:  # the service restarts (systemd, a power cut): the game resumes with its names
+        again = Service(config, CHESS, store, SensorMap(CHESS), out=io.StringIO(), err=io.StringIO())
+        assert again.session.game_id == service.session.game_id
+        assert players_line(config.event, again.players, 2) == "Tal - Ann Other"
+    finally:
+        board.stop()
+        store.close()
