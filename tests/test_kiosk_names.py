@@ -161,3 +161,17 @@ def test_a_resumed_game_keeps_the_names_set_in_the_menu(tmp_path: Path) -> None:
     finally:
         board.stop()
         store.close()
+
+
+def test_status_lines_name_moves_as_the_move_list_does() -> None:
+    from controller.screen import readable_status
+
+    pos = engine.start_position(CHESS)
+    for text in ("e2e4", "e7e5", "g1f3", "b8c6", "f1b5"):
+        pos.push_text(text)
+    texts = NOTATION.texts(pos)
+    assert readable_status(pos, "White played f1b5", texts) == "White played Bb5"
+    assert readable_status(pos, "Black played b8c6; White played f1b5", texts) == "Black played Nc6; White played Bb5"
+    pos.pop()  # taken back: the move is named as it would be played again
+    assert readable_status(pos, "took back f1b5", NOTATION.texts(pos)) == "took back Bb5"
+    assert readable_status(pos, "Board is set up", NOTATION.texts(pos)) == "Board is set up"
