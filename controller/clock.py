@@ -185,6 +185,12 @@ class Clock:
             self.running = False
             self.since = None
 
+    def adjust(self, side: int, ms: int, now: int) -> None:
+        """Add ``ms`` to ``side``'s time (a correction by the arbiter; negative takes time away,
+        down to zero at most: the arbiter does not make a flag fall by a correction)."""
+        ms = max(ms, -self.left(side, now))
+        self.remaining[side] += ms
+
     def press(self, now: int) -> int | None:
         """The side to move completed its move at ``now``: charge its time, add increment or
         delay, move on to the next period if it is due, and start the next side's clock. Returns

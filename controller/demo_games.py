@@ -124,6 +124,22 @@ MEDDLERS_PAWNS = ("f2f3 a7a6 f7f5 e2e3 f1a6 b7b5 g7g6 b2b3 a6c8 g6g5 h7h5 d2d4 c
 ROYAL_FURY = ("b2a3 f8f7 a3h10 d8e7 c3c4 f10h10 c4b5 e9d7 c2c8~ d9c4:a6 d3e4 g10f10 d2d9 c4j2:h4 b1c2 e10d8 "
               "i1j2 d8d1~ i2i4 c10c2 f2d1 c2g2 d8d6 g9f2:c5 e1g2 d10d2 g2g10:c2:c10")
 
+#: Mathematichess (tools/mathematichess_demo.py, seed 7): no game can end before both hands are
+#: empty (164 plies); both terminators go first (each side takes off the man it put down), the
+#: board fills up all over, and Black's last men fence in the nine empty cells with men of one
+#: kind each: nine secured black territories. White, to move, has no move that keeps off them,
+#: and the game ends (R22, "no_moves") with the whole score Black's.
+MATHEMATICHESS = ("Q@h12 R@a12 xh12 xa12 F@h12 P@a12 Q@i2 Q@e11 Q@f1 F@c4 N@k9 T@m7 K@f10 P@b13 B@i5 R@f6 F@g5 R@e3 "
+                  "R@e12 B@g1 R@k13 R@a5 N@g3 T@l7 G@l9 F@i4 F@a9 T@k3 F@j6 F@i11 N@c6 K@h11 G@c1 B@f13 B@a7 Q@f11 "
+                  "K@h8 P@a11 N@j8 R@d12 F@g2 N@b6 T@j7 T@h13 G@i6 N@j11 P@e5 G@d9 P@d1 K@e9 B@b7 T@d2 K@g4 G@g6 "
+                  "G@g9 F@j5 B@i7 G@e10 K@e8 R@h2 R@b12 B@k1 K@c9 N@f2 P@m5 R@m8 R@l3 F@j3 K@f8 B@m4 B@c3 R@f12 "
+                  "P@f5 K@j2 F@a3 K@k12 T@h4 B@h10 P@i8 P@a2 P@e1 G@d8 K@m6 Q@b8 N@i9 P@m12 R@b2 B@l10 K@d6 B@l12 "
+                  "T@c2 K@k7 B@l8 T@g13 B@b4 N@j9 T@b11 Q@m9 R@g12 K@d7 T@i12 Q@i3 G@h9 N@h6 G@b10 R@e6 T@e7 F@k4 "
+                  "Q@b3 G@f7 Q@b9 G@h7 B@f4 P@l1 P@l2 B@c8 R@l4 K@b5 K@a10 N@i10 G@f9 Q@a8 B@a6 B@i13 Q@h5 K@k2 "
+                  "Q@m11 G@d11 T@g10 F@d3 F@a4 Q@k5 T@j13 Q@j1 R@c13 T@i1 N@k6 N@m3 N@l6 G@g8 N@c5 T@e2 F@k11 N@k10 "
+                  "F@e13 G@c10 G@c7 F@d5 Q@h3 F@e4 R@m10 P@m2 P@g11 P@l13 N@c12 K@k8 G@l11 N@j12 T@d13 Q@c11 Q@l5 "
+                  "P@b1 P@f3 T@h1")
+
 DEMO_GAMES: dict[str, tuple[str, ...]] = {name: tuple(text.split()) for name, text in
                                           (("dreamchess47", DREAMCHESS47), ("sesqui", SESQUI),
                                            ("duffery-simpletons", DUFFERY_SIMPLETONS),
@@ -139,4 +155,5 @@ DEMO_GAMES: dict[str, tuple[str, ...]] = {name: tuple(text.split()) for name, te
                                            ("sqchess", SQCHESS), ("sqchess-extended", SQCHESS_EXTENDED),
                                            ("tweedle", TWEEDLE), ("alice", ALICE), ("meddlers", MEDDLERS),
                                            ("meddlers-pawns", MEDDLERS_PAWNS), ("royal-fury", ROYAL_FURY),
-                                           ("illusionary", ILLUSIONARY))}
+                                           ("illusionary", ILLUSIONARY),
+                                           ("mathematichess", MATHEMATICHESS))}

@@ -93,6 +93,8 @@ class GameClock:
         self.game_id: int | None = None
         self._saved_at = 0
         self.paused_by_menu = False
+        #: Both clocks stopped by the arbiter (operator menu, Clocks): until the arbiter runs them.
+        self.paused_by_arbiter = False
 
     # -- keeping in step -------------------------------------------------------------------------
     def follow(self, session: Session, update: Update, now: int, moved_at: int | None) -> Outcome | None:
@@ -136,6 +138,7 @@ class GameClock:
             return None
         status = session.status
         want = (session.phase == "play" and self.game_id is not None and not self.paused_by_menu
+                and not self.paused_by_arbiter
                 and not (status.kind == "ask" and self.options.pause_on_question)
                 and not (status.kind == "fix" and self.options.pause_on_fix))
         if want and not self.clock.running:
@@ -162,6 +165,28 @@ class GameClock:
             return
         self.extras.save_clock(self.game_id, self.clock.control.text, self.clock.to_json(now), ply, mover_ms)
         self._saved_at = now
+
+    def menu_open(self, session: Session, is_open: bool, now: int) -> None:
+        """The operator menu opened or closed at ``now``: the clock stops at once while it is open
+        (not at the next move), and runs again from the moment it closes."""
+        self.paused_by_menu = is_open
+        if session.game_id == self.game_id:  # else follow() binds the game with the pause in force
+            self._running(session, now)  # a flag that fell meanwhile: the loop's next tick ends the game
+
+    def arbiter_pause(self, session: Session, paused: bool, now: int) -> None:
+        """The arbiter stops both clocks (or runs them again): they stay stopped after the menu
+        closes, until the arbiter runs them."""
+        self.paused_by_arbiter = paused
+        if session.game_id == self.game_id:
+            self._running(session, now)
+
+    def adjust(self, side: int, ms: int, now: int) -> None:
+        """The arbiter adds ``ms`` to ``side``'s clock (takes it away when negative; never below
+        zero), e.g. two minutes to the opponent after an illegal move (FIDE 7.5.5)."""
+        if self.clock is None:
+            return
+        self.clock.adjust(side, ms, now)
+        self._save(now)
 
     # -- for the loop and the screen -------------------------------------------------------------------
     def deadline(self) -> int | None:

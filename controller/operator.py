@@ -20,19 +20,53 @@ TAG_OF_SIDE = ("White", "Black")
 
 
 def make_menu(service: Service) -> OperatorMenu:
-    return OperatorMenu(engine.variant_names(), tuple(service.variant.sides), service.config.operator_pin)
+    from .operator_actions import games_for_export
+
+    return OperatorMenu(lambda: variants_that_fit(service), tuple(service.variant.sides),
+                        service.config.operator_pin, games=lambda: games_for_export(service))
+
+
+def variants_that_fit(service: Service) -> list[tuple[str, str]]:
+    """(name, title) of each variant the connected board can play (every variant without a
+    board), in title order: the menu offers no variant that ``switch_variant`` would refuse."""
+    out = []
+    for name in engine.variant_names():
+        variant = engine.find_variant(name)
+        if not service.links or _sensor_map(service, variant) is not None:
+            out.append((name, variant.title))
+    return sorted(out, key=lambda pair: pair[1].lower())
+
+
+def _sensor_map(service: Service, variant: engine.Variant):
+    """The board's sensor map for ``variant``, or None when the connected board cannot hold it."""
+    from .board_map import SensorMap
+
+    layout = None
+    if service.config.layout and service.links:
+        from hardware.layout import load_layout
+
+        layout = load_layout(service.config.layout)
+    try:
+        new_map = SensorMap(variant, layout, service.config.orientation, boards=max(1, len(service.links)))
+    except ValueError:
+        return None
+    return new_map if not service.links or new_map.sensors == service.map.sensors else None
 
 
 def open_menu(service: Service) -> None:
     session = service.session
-    service.menu.open(session.position.side, agreement=service.variant.rules.agreement is not None)
-    if service.clock is not None and service.clock.clock is not None:
-        service.clock.paused_by_menu = True
+    agreement = service.variant.rules.agreement is not None
+    service.menu.open(session.position.side, agreement)
+    from .operator_actions import current
+
+    current(service)
+    if service.clock is not None:
+        service.clock.menu_open(session, True, service.now())
 
 
 def after_menu(service: Service) -> None:
-    if not service.menu.is_open and service.clock is not None:
-        service.clock.paused_by_menu = False
+    if service.clock is not None and service.clock.paused_by_menu != service.menu.is_open:
+        service.clock.menu_open(service.session, service.menu.is_open, service.now())
 
 
 def carry_out(service: Service, action: Action | None, now: int) -> None:
@@ -75,32 +109,19 @@ def carry_out(service: Service, action: Action | None, now: int) -> None:
         prompt = session.status.prompt
         if prompt is not None and prompt.find("agree") is not None:
             service.report(session.answer("agree", now))
-    elif kind == "export":
-        export(service)
     elif kind == "variant":
         switch_variant(service, action.value, now)
-    elif kind == "time_control":
-        set_time_control(service, action.value)
     elif kind == "name":
         side = action.side
         service.players[side] = action.value
         tag_game(service, force=True)
+        from .operator_actions import current
 
+        current(service)
+    elif kind != "close":  # the arbiter's actions, export, time controls: controller.operator_actions
+        from . import operator_actions
 
-def export(service: Service) -> None:
-    from .export import ExportError, export_name, export_to_usb, game_pgn
-
-    store = service.store
-    game = store.game(service.session.game_id) if service.session.game_id is not None else store.latest()
-    if game is None:
-        service.menu.show("No game to export yet")
-        return
-    try:
-        path = export_to_usb(game_pgn(store, game, service.config), export_name(game), service.usb_root)
-    except ExportError as exc:
-        service.menu.show(str(exc))
-        return
-    service.menu.show(f"Game {game.id} saved to {path}")
+        operator_actions.carry_out(service, action, now)
 
 
 def set_time_control(service: Service, text: str) -> None:
@@ -153,7 +174,7 @@ def switch_variant(service: Service, name: str, now: int) -> None:
 def tag_game(service: Service, force: bool = False) -> None:
     """Write the players' names on the game under way (once per game, or again after a change)."""
     gid = service.session.game_id
-    if gid is None or not service.players or (gid == service.tagged_game and not force):
+    if gid is None or not (service.players or service.event_tags) or (gid == service.tagged_game and not force):
         return
     from .game_extras import GameExtras
 
@@ -161,4 +182,7 @@ def tag_game(service: Service, force: bool = False) -> None:
         for side, name in service.players.items():
             if name and side < len(TAG_OF_SIDE):
                 extras.set_tag(gid, TAG_OF_SIDE[side], name)
+        for tag, value in service.event_tags.items():
+            if value:
+                extras.set_tag(gid, tag, value)
     service.tagged_game = gid

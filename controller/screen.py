@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from display.view import Choice, Fix, Prompt, ScorePanel, Territory, View, piece_view, view_from_position
-from engine import Move, Position, parse_fen
+from engine import IllegalMoveError, Move, Position, parse_fen
+from engine.notation import move_text
 from engine.san import san
 
 from .session import Phase, Session
@@ -22,9 +23,10 @@ from .session import Phase, Session
 PHASES: dict[Phase, str] = {"setup": "setup", "play": "playing", "over": "game over"}
 
 
-def view_of(session: Session, notice: str = "") -> View:
+def view_of(session: Session, notice: str = "", synced: bool = True) -> View:
     """The frame for the session now; ``notice`` (e.g. the board is disconnected) goes first in
-    the status line."""
+    the status line. Before the board has been read once (``synced`` false) the session knows
+    nothing of it, so the notice is all the status line says (not "Board is set up")."""
     pos = session.position
     variant = pos.variant
     status = session.status
@@ -32,6 +34,8 @@ def view_of(session: Session, notice: str = "") -> View:
     if status.kind == "fix":
         phase = "fix the board"
     message = f"{notice}. {status.message}" if notice else status.message
+    if not synced and notice:
+        message = notice
     noter = variant.rules.turn_note
     note = noter.turn_note(pos) if noter is not None and session.phase == "play" else ""
     if note and status.kind == "idle" and session.core.touch_cells():
@@ -39,11 +43,12 @@ def view_of(session: Session, notice: str = "") -> View:
     if note:
         message = f"{note}. {message}" if message else note
     texts = NOTATION.texts(pos)
+    message = readable_status(pos, message, texts)
     view = view_from_position(pos, status=message, scores=score_panel(pos), moves=tuple(texts))
     outcome = session.outcome
     if outcome is not None and not view.result:
         # An ending the position does not show by itself (agreement).
-        result = outcome.result(variant.nsides, tuple(variant.sides))
+        result = session.result_text(outcome)
         view = replace(view, result=f"{result} {outcome.termination.replace('_', ' ')}",
                        side_to_move=None, phase="game over")
     if session.phase != "over":
@@ -118,6 +123,31 @@ def _fresh(pos: Position, back: int) -> Position:
 
 def _after_undo(pos: Position, undo: int) -> Position:
     return _fresh(pos, undo)
+
+
+def readable_status(pos: Position, message: str, texts: list[str]) -> str:
+    """The status line with its moves in the move list's notation: the core says "White played
+    f1b5" and "took back g1f3" in the engine's move text; the screen says "White played Bb5", as
+    the list does. Only the latest moves can be named there (the ones just played)."""
+    if "played " not in message and "took back " not in message:
+        return message
+    variant = pos.variant
+    recent = {}
+    stack = pos.move_stack
+    k = min(4, len(stack), len(texts))
+    for move, text in zip(stack[len(stack) - k:], texts[len(texts) - k:], strict=True):
+        recent[f"played {move_text(variant, move)}"] = f"played {text}"
+    for old in sorted(recent, key=len, reverse=True):  # a longer move text first: no prefix eaten
+        message = message.replace(old, recent[old])
+    start = message.find("took back ")
+    if start >= 0:
+        word = message[start + 10:].split(";")[0].split(": ")[0].strip()
+        try:
+            undone = pos.parse_move(word)
+        except IllegalMoveError:
+            return message
+        message = message.replace(f"took back {word}", f"took back {san(_fresh(pos, 0), undone, display=True)}")
+    return message
 
 
 def readable_question(pos: Position, prompt, texts: list[str]) -> str:

@@ -434,9 +434,15 @@ class Session:
         self.core.set_playing(False, now)
         return self._after(Update(self.phase, self._over_status(), note=note or outcome.termination), now)
 
+    def result_text(self, outcome: Outcome) -> str:
+        return self._result(outcome)
+
     def _result(self, outcome: Outcome) -> str:
         """The result as stored and shown: 1-0, 0-1, 1/2-1/2, or with more sides the winner's
-        name (``blue``), as the screen says it."""
+        name (``blue``), as the screen says it. An adjourned game (the arbiter's) has no result
+        yet: ``*``."""
+        if outcome.termination == "adjourned":
+            return "*"
         return outcome.result(self.variant.nsides, tuple(self.variant.sides))
 
     def _over_status(self) -> Status:

@@ -628,6 +628,8 @@ def _draw_panel(view: View, surface: pygame.Surface, layout: Layout, s: float) -
 
 def _draw_header(view: View, col: _Column) -> None:
     col.line(view.title, 25, bold=True)
+    if view.players:
+        col.line(view.players, 20, colour=theme.TEXT)
     col.space(4)
     if view.result:
         col.wrapped(view.result, 24, bold=True, colour=theme.RESULT, max_lines=2)
@@ -695,6 +697,10 @@ def _draw_hand(view: View, col: _Column, side: int, hand: tuple[tuple[PieceView,
 
 
 def _draw_legend(view: View, col: _Column) -> None:
+    for note in view.notes:
+        col.wrapped(note, 16, colour=theme.TEXT_DIM, max_lines=3)
+    if view.notes:
+        col.space(6)
     entries = [p for p in view.legend if not p.plain]
     if not entries:
         return
@@ -708,7 +714,8 @@ def _draw_legend(view: View, col: _Column) -> None:
         for k, piece in enumerate(entries[i:i + per_row]):
             x = col.rect.x + k * cell_w
             col.surface.blit(sprite(piece, view.sides, hgt), (x, col.y))
-            col._fit(piece.name or piece.letter, 17, False, theme.TEXT, x + hgt + round(6 * col.s),
+            label = f"{piece.san}  {piece.name}" if piece.san else piece.name or piece.letter
+            col._fit(label, 17, False, theme.TEXT, x + hgt + round(6 * col.s),
                      cell_w - hgt - round(12 * col.s), y=col.y + (hgt - f.get_linesize()) // 2)
         col.y += hgt
     col.space(8)
@@ -730,7 +737,7 @@ def _draw_moves(view: View, col: _Column) -> None:
     fit = max(0, col.room // hgt)
     num_w = f.size(f"{rows[-1][0]}.")[0] + round(8 * col.s)
     move_w = (col.rect.w - num_w) // nsides
-    for number, entries in rows[len(rows) - fit:] if fit else []:
+    for number, entries in rows[max(0, len(rows) - fit):] if fit else []:  # the latest rows that fit
         img = f.render(f"{number}.", True, theme.TEXT_DIM)
         where = img.get_rect(topright=(col.rect.x + num_w - round(8 * col.s), col.y))
         _put_text(col.surface, col.layout, img, f"{number}.", where, "panel")

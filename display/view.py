@@ -50,7 +50,7 @@ the one on screen, so the controller may send the same view as often as it likes
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import Geometry, Position
@@ -69,6 +69,9 @@ class PieceView:
     letter: str = ""
     name: str = ""
     mark: str = ""
+    #: Legend entries: the piece's letters in the move list where its picture does not show them
+    #: (Meddlers' ringed rook is ``T``: "T  queen-side rook").
+    san: str = ""
 
     @property
     def standard(self) -> bool:
@@ -160,6 +163,10 @@ class View:
     flipped: bool = False
     #: Three-sided games: per side (side, the opponent it may check, the one it must never check).
     check_rules: tuple[tuple[int, int, int], ...] = ()
+    #: The players ("Tal - Bob Player"), drawn under the title; "" when nobody is named.
+    players: str = ""
+    #: Lines that explain the move list's notation where pieces or cells are lettered unusually.
+    notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.pieces) != self.geometry.size:
@@ -176,6 +183,25 @@ def piece_view(variant, code: int) -> PieceView:
     # A variant may name a one-letter glyph for a fairy piece; otherwise its symbol is the letter.
     letter = picture if picture and not glyph else kind.letter
     return PieceView(side=variant.side_of(code), glyph=glyph, letter=letter, name=kind.name, mark=mark)
+
+
+def _legend_entry(variant, kind_index: int) -> PieceView:
+    """A legend entry: the piece's picture, name and, where the picture does not show them, the
+    letters the move list writes it with."""
+    p = piece_view(variant, variant.code(kind_index, 0))
+    kind = variant.kinds[kind_index]
+    letters = kind.san if kind.san is not None else ("" if kind.pawn else kind.letter)
+    return replace(p, san=letters) if letters and (p.standard or letters != p.letter) else p
+
+
+def _notation_notes(variant) -> tuple[str, ...]:
+    """How to read the move list where its cells are not files and ranks: a ring's cells are a
+    sector letter and a place, and a pawn move names what tells two pawns apart first."""
+    geo = variant.geometry
+    if geo.dimensions == 1 and geo.wrap_x > 0:
+        return ("Cells: sector letter and place (B3). A pawn move may start with the pawn's sector or "
+                "place, to tell two pawns apart (1B3: the pawn on place 1 to B3)",)
+    return ()
 
 
 def _placing_area(pos: Position) -> tuple[int, ...]:
@@ -216,7 +242,7 @@ def view_from_position(pos: Position, **parts) -> View:
     line: tuple[int, ...] = ()
     if outcome is not None and outcome.termination == "line" and outcome.winner is not None:
         line = v.rules.get(Line).line_cells(pos, outcome.winner)
-    legend = tuple(p for p in (piece_view(v, v.code(k, 0)) for k in range(len(v.kinds))) if not p.plain)
+    legend = tuple(_legend_entry(v, k) for k in range(len(v.kinds)) if not piece_view(v, v.code(k, 0)).plain)
     hands = tuple(tuple((piece_view(v, v.code(kind, side)), n) for kind, n in sorted(hand.items()) if n)
                   for side, hand in enumerate(pos.hands))
     area = () if outcome else _placing_area(pos)
@@ -230,6 +256,7 @@ def view_from_position(pos: Position, **parts) -> View:
                               line=line, area=area, area_side=pos.side if area else None),
         legend=legend, hands=hands if any(hands) else (),
         check_rules=_check_rules(v),
+        notes=_notation_notes(v),
     )
     fields.update(parts)
     return View(**fields)

@@ -26,6 +26,8 @@ Termination = Literal[
     "agreement", "target", "no_moves", "kings_through", "furies_captured", "one_fury_each",
     # the controller: the clock and the operator menu
     "time_forfeit", "timeout_vs_insufficient_material", "resignation",
+    # the arbiter's results entered in the operator menu
+    "forfeit", "arbiter_decision", "adjourned",
 ]
 
 

@@ -21,6 +21,10 @@ from firmware_bridge.simboard import SimBoard
 from tests.test_e2e_service import REPO, TIMEOUT, Run, read_game, replay_stream
 
 #: Hands that capture both ways, slide, bounce and reply fast.
+#: How long a demo without a port may take to play itself to the end (the longest, Mathematichess's
+#: 164 placements, takes about 90 s on an idle machine).
+DEMO_TIMEOUT = 300
+
 HANDS = Style(capture="alternate", slide=True, bounce=True, think_ms=60, hand_ms=30)
 
 
@@ -110,10 +114,15 @@ def run_demo_without_a_port(tmp_path: Path, name: str, board: str = "chessery",
     env = dict(os.environ, PYTHONPATH=str(REPO), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
     env.pop("DISPLAY", None)
     db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
-    proc = subprocess.run(
-        [sys.executable, "-m", "controller.cli", "run", "--variant", name, "--headless", "--no-gpio",
-         "--exit-when-done", "--db", str(db), "--frame", str(frame), "--board", board],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=240)
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "controller.cli", "run", "--variant", name, "--headless", "--no-gpio",
+             "--exit-when-done", "--db", str(db), "--frame", str(frame), "--board", board],
+            cwd=REPO, env=env, capture_output=True, text=True, timeout=DEMO_TIMEOUT, start_new_session=True)
+    except subprocess.TimeoutExpired as exc:  # a derailed demo: killed (its board ends with it), and said so
+        said = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else exc.stderr or ""
+        raise AssertionError(f"waited {DEMO_TIMEOUT} s for the {name} demo to end by itself; "
+                             f"it said: {said[-2000:]}") from None
     assert proc.returncode == 0, proc.stderr[-2000:]
     lines = proc.stdout.splitlines()
     assert lines[0] == f"frame: {frame}"

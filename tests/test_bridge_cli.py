@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import select
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -13,22 +12,19 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge import Link, LinkState, LinkStatus
+from tests.child import Child
+from tests.child import read_line as plain_read_line
 
 ROOT = Path(__file__).resolve().parents[1]
 WAIT = 10.0
 
 
-def sim_board(*args: str) -> subprocess.Popen:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen([sys.executable, "-m", "controller.cli", "sim-board", *args], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def sim_board(*args: str) -> Child:
+    return Child.chessery("sim-board", *args, env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
-def read_line(proc: subprocess.Popen, timeout: float = WAIT) -> str:
-    assert proc.stdout is not None
-    ready, _, _ = select.select([proc.stdout], [], [], timeout)
-    assert ready, "no output from sim-board"
-    return proc.stdout.readline().rstrip("\n")
+def read_line(proc: Child, what: str = "a line from sim-board", timeout: float = WAIT) -> str:
+    return proc.line(what, timeout)
 
 
 def test_sim_board_prints_its_path_first_then_plays_the_script_to_a_link(tmp_path: Path) -> None:
@@ -39,18 +35,17 @@ def test_sim_board_prints_its_path_first_then_plays_the_script_to_a_link(tmp_pat
                      "--seed", "5", "--link", str(link_path), "--heartbeat-ms", "100")
     link = None
     try:
-        path = read_line(proc)
+        path = read_line(proc, "the board's path")
         assert path == str(link_path) and os.path.islink(path)
         link = Link.open(path)
         assert link.wait_connected(WAIT)
         events = [link.events.get(timeout=WAIT) for _ in range(4)]
         assert [(e.action, e.cell, e.piece) for e in events] == [
             ("lift", 12, "P"), ("place", 28, "P"), ("lift", 52, "p"), ("place", 36, "p")]
-        assert read_line(proc) == "done"
+        assert read_line(proc, "'done' after the script") == "done"
         link.ping()
         assert link.stats["resets"] == 1
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(WAIT) == 0
+        assert proc.stop(WAIT) == 0
         assert not os.path.lexists(path)  # the board cleaned up its symlink
         seen: list[LinkStatus] = []
         while not seen or seen[-1].state is not LinkState.DISCONNECTED:
@@ -58,21 +53,17 @@ def test_sim_board_prints_its_path_first_then_plays_the_script_to_a_link(tmp_pat
     finally:
         if link is not None:
             link.close()
-        proc.kill()
-        proc.wait(WAIT)
+        proc.end()
 
 
 def test_without_a_host_the_script_waits_and_no_wait_plays_at_once(tmp_path):
     script = tmp_path / "one.txt"
     script.write_text("lift e2\n")
     proc = sim_board("--variant", "chess", "--script", str(script), "--no-wait", "--linger", "0")
-    try:
-        assert os.path.exists(read_line(proc))
-        assert read_line(proc) == "done"
-        assert proc.wait(WAIT) == 0
-    finally:
-        proc.kill()
-        proc.wait(WAIT)
+    with proc:
+        assert os.path.exists(read_line(proc, "the board's path"))
+        assert read_line(proc, "'done' after the script") == "done"
+        assert proc.wait(timeout=WAIT) == 0
 
 
 @pytest.mark.parametrize(("args", "script", "message"), [
@@ -84,21 +75,19 @@ def test_without_a_host_the_script_waits_and_no_wait_plays_at_once(tmp_path):
 def test_bad_arguments_fail_with_one_line_and_no_path(tmp_path, args, script, message):
     path = tmp_path / "s.txt"
     path.write_text(script)
-    proc = sim_board(*args, "--script", str(path))
-    try:
-        out, err = proc.communicate(timeout=WAIT)
-    finally:
-        proc.kill()
-    assert proc.returncode == 2
-    assert out == ""
+    with sim_board(*args, "--script", str(path)) as proc:
+        out = proc.rest("sim-board to refuse", WAIT)
+        assert proc.wait(timeout=WAIT) == 2
+        err = proc.said
+    assert out == []
     assert message in err and err.count("\n") == 1
 
 
 def test_missing_script_file(tmp_path):
-    proc = sim_board("--variant", "chess", "--script", str(tmp_path / "nope.txt"))
-    out, err = proc.communicate(timeout=WAIT)
-    assert proc.returncode == 2 and out == ""
-    assert "nope.txt: cannot read script" in err
+    with sim_board("--variant", "chess", "--script", str(tmp_path / "nope.txt")) as proc:
+        out = proc.rest("sim-board to refuse", WAIT)
+        assert proc.wait(timeout=WAIT) == 2 and out == []
+        assert "nope.txt: cannot read script" in proc.said
 
 
 def test_a_demo_board_stops_when_the_process_that_started_it_is_killed(tmp_path: Path) -> None:
@@ -113,7 +102,8 @@ def test_a_demo_board_stops_when_the_process_that_started_it_is_killed(tmp_path:
          "threading.Event().wait()\n"],
         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, text=True)
     try:
-        pid_text, path = read_line(parent).split()
+        assert parent.stdout is not None
+        pid_text, path = plain_read_line(parent.stdout, "the demo board's pid and path", WAIT).split()
         board = os.pidfd_open(int(pid_text))
         assert os.path.lexists(path)
         assert not select.select([board], [], [], 0.5)[0], "the board stopped while its parent lived"

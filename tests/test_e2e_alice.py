@@ -23,6 +23,7 @@ from display.render import render
 from display.view import view_from_position
 from firmware_bridge.board_set import BoardSet
 from firmware_bridge.boards.emulators import EMULATORS
+from tests.child import Child, chessery_env
 from tests.demo_game_runs import play_demo_through_pty, run_demo_without_a_port
 from tests.test_boards_e2e import play_through_service
 from tests.test_e2e_service import REPO, TIMEOUT, Run, read_game, replay_stream
@@ -83,12 +84,14 @@ def test_the_demo_plays_by_itself_without_a_port(tmp_path: Path) -> None:
     assert_frame_shows_both_boards(frame, final_position())
 
 
-def sim_board(*args: str) -> tuple[subprocess.Popen[str], list[str]]:
+def sim_board(*args: str) -> tuple[Child, list[str]]:
     """``chessery sim-board ARGS``: the process and the paths it printed before the script."""
-    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "sim-board", *args], cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert proc.stdout is not None
-    paths = [proc.stdout.readline().strip() for _ in range(2)]
+    proc = Child.chessery("sim-board", *args, env=chessery_env())
+    try:
+        paths = [proc.line(f"the path of board {i + 1}", TIMEOUT) for i in range(2)]
+    except BaseException:
+        proc.end()
+        raise
     return proc, paths
 
 
@@ -99,19 +102,20 @@ def test_the_demo_game_on_two_of_our_boards_on_two_ports(tmp_path: Path) -> None
     style = Style(capture="alternate", think_ms=80, hand_ms=40)
     script.write_text("\n".join(script_for_moves(ALICE, MOVES, style)) + "\n", encoding="utf-8")
     board, paths = sim_board("--variant", "alice", "--split", "--faults", "bounce", "--script", str(script))
-    db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
-    run = Run(paths[0], db, frame, "--port", paths[1], "--layout", "alice-2x8x8", "--variant", "alice")
-    try:
-        assert all(Path(p).exists() for p in paths) and paths[0] != paths[1]
-        assert run.next_line() == f"frame: {frame}"
-        printed: list[str] = []
-        read_game(run, MOVES, printed)
-        assert board.stdout is not None and board.stdout.readline().strip() == "done"
-        assert run.stop() == 0
-    finally:
-        for proc in (run.proc, board):
-            if proc.poll() is None:
-                proc.kill()
+    with board:
+        db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
+        run = Run(paths[0], db, frame, "--port", paths[1], "--layout", "alice-2x8x8", "--variant", "alice")
+        try:
+            assert all(Path(p).exists() for p in paths) and paths[0] != paths[1]
+            assert run.next_line() == f"frame: {frame}"
+            printed: list[str] = []
+            read_game(run, MOVES, printed)
+            assert board.line("'done' after the script", TIMEOUT) == "done"
+            assert run.stop() == 0
+        finally:
+            if run.proc.poll() is None:
+                run.proc.kill()
+                run.proc.wait(TIMEOUT)
     assert replay_stream(printed) == MOVES
     check_record(db)
     err = "".join(run.err)
@@ -154,10 +158,11 @@ def test_sim_board_prints_one_path_per_board_of_a_two_board_game(tmp_path: Path)
     script.write_text("lift e2\nplace e4'\n", encoding="utf-8")
     proc, paths = sim_board("--protocol", "dgt", "--variant", "alice", "--script", str(script), "--no-wait",
                             "--linger", "0")
-    out, err = proc.communicate(timeout=TIMEOUT)
-    assert proc.returncode == 0, err
+    with proc:
+        out = proc.rest("the script to be played")
+        assert proc.wait() == 0, proc.said
     assert all(p.startswith("/") for p in paths) and paths[0] != paths[1]
-    assert out.strip() == "done"
+    assert out == ["done"]
     bad = subprocess.run([sys.executable, "-m", "controller.cli", "sim-board", "--protocol", "millennium",
                           "--variant", "alice", "--script", str(script), "--faults", "unplug@2"],
                          cwd=REPO, capture_output=True, text=True, timeout=TIMEOUT)

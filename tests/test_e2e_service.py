@@ -78,7 +78,11 @@ class Run:
 
     def stop(self) -> int:
         self.proc.send_signal(signal.SIGTERM)
-        return self.proc.wait(timeout=10)
+        try:
+            return self.proc.wait(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"chessery run did not stop within {TIMEOUT} s of SIGTERM; it said: "
+                                 f"{''.join(self.err)[-2000:]}") from None
 
 
 def latest_game(store: GameStore) -> GameRecord:

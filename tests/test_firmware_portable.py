@@ -248,7 +248,9 @@ def test_main_py_answers_a_ping_over_stdio_under_micropython(tmp_path):
             ready, _, _ = select.select([proc.stdout], [], [], remaining)
             if ready:
                 chunk = os.read(proc.stdout.fileno(), 4096)
-                assert chunk, proc.stderr.read().decode() if proc.stderr else "main.py ended"
+                if not chunk:  # its stdout closed: it is ending; its stderr says why (bounded waits)
+                    proc.wait(5)
+                    raise AssertionError(proc.stderr.read().decode() if proc.stderr else "main.py ended")
                 received += framer.feed(chunk)
         boot = received[0]
         assert isinstance(boot, Hello) and boot.token == 0 and boot.cells == 64 and boot.board_id == 0xDEADBEEF

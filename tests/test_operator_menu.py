@@ -141,21 +141,31 @@ def test_names_resign_and_export_by_taps(tmp_path: Path, size: tuple[int, int]) 
         screen.tap("White resigns")
         screen.pump(lambda: service.session.phase == "over", "the game to end")
         assert screen.view().menu is None and screen.view().result == "0-1 resignation"
-        assert screen.view().title == "Anderssen - Kieseritzky"
+        assert (screen.view().title, screen.view().players) == ("Chess", "Anderssen - Kieseritzky")
         screen.tap("Menu")
         screen.tap("Export to USB")
+        screen.tap("This game")
         screen.pump(lambda: screen.title().startswith("Game 1 saved to"), "the export")
         screen.tap("OK")
         assert screen.view().menu is None
-        # another variant does not fit a 64-square board: said, and the game stays
+        # the variant screen offers, by title, only the variants that fit this 64-square board
         screen.tap("Menu")
         screen.tap("Settings")  # unlocked while the menu was open before? no: asked again
         for digit in "2468":
             screen.tap(digit)
-        screen.tap("Variant")
-        screen.tap("More")  # the second page of variants
-        screen.tap("Mathematichess")
-        screen.pump(lambda: "needs a board of 169 squares" in screen.title(), "the refusal")
+        screen.tap("Variant: Chess")
+        offered: list[str] = []
+        while True:
+            menu = screen.view().menu
+            assert menu is not None
+            labels = [c.label for c in menu.choices]
+            offered += [label for label in labels if label not in ("More", "Back")]
+            if "More" not in labels:
+                break
+            screen.tap("More")
+        assert "Mathematichess" not in offered and "Alice Chess" not in offered  # 169 and 128 cells
+        assert {"Chess", "Double Rettah", "Meddlers Chess", "Zeta (short game)"} <= set(offered)
+        assert all(engine.find_variant(n).geometry.size == 64 for n, t in service.menu.variants)
         assert service.variant is CHESS
     finally:
         service.stop()
@@ -183,7 +193,7 @@ def test_new_game_of_another_variant_without_a_board(tmp_path: Path) -> None:
     try:
         screen.tap("Menu")
         screen.tap("Settings")  # no PIN configured: straight in
-        screen.tap("Variant")
+        screen.tap("Variant: Chess")
         screen.tap("More")  # the second page of variants
         screen.tap("Mathematichess")
         screen.pump(lambda: screen.view().geometry.size == 169, "the 13x13 board")

@@ -9,7 +9,6 @@ import json
 import logging
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from controller.service import Service, exit_status
 from controller.status import read_status, service_state
 from controller.store import GameStore
 from firmware_bridge.simboard import SimBoard
+from tests.child import chessery_args, chessery_env, ended, read_line
 from tests.test_bridge_link import CountingHandler
 from tests.test_e2e_service import replay_stream
 
@@ -33,12 +33,20 @@ FOOLS_MATE = "f2f3 e7e5 g2g4 d8h4"
 
 
 def demo(tmp_path: Path, **popen) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=str(REPO), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-    env.pop("DISPLAY", None)
+    """The headless demo of Fool's mate, its own process group (``ended`` kills it and its board)."""
     return subprocess.Popen(
-        [sys.executable, "-m", "controller.cli", "run", "--headless", "--no-gpio", "--db", str(tmp_path / "g.db"),
-         "--frame", str(tmp_path / "f.png"), "--demo-moves", FOOLS_MATE, "--status-file", str(tmp_path / "s.json")],
-        cwd=REPO, env=env, **popen)
+        chessery_args("run", "--headless", "--no-gpio", "--db", str(tmp_path / "g.db"), "--frame",
+                      str(tmp_path / "f.png"), "--demo-moves", FOOLS_MATE, "--status-file", str(tmp_path / "s.json")),
+        cwd=REPO, env=chessery_env(), start_new_session=True, **popen)
+
+
+def communicate(proc: subprocess.Popen, waiting_for: str) -> tuple[bytes, bytes]:
+    """``proc.communicate()`` bounded by ``TIMEOUT``, failing with what it waited for."""
+    try:
+        out, err = proc.communicate(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired as exc:
+        raise AssertionError(f"waited {TIMEOUT:g} s for {waiting_for}; stderr: {exc.stderr!r}") from None
+    return out or b"", err or b""
 
 
 def stored_game(tmp_path: Path):
@@ -47,11 +55,11 @@ def stored_game(tmp_path: Path):
 
 
 def test_a_reader_of_stdout_that_goes_away_does_not_stop_the_referee(tmp_path: Path) -> None:
-    proc = demo(tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert proc.stdout is not None
-    assert proc.stdout.readline().startswith(b"frame: ")
-    proc.stdout.close()  # `chessery run | head -1`
-    _, err = proc.communicate(timeout=TIMEOUT)
+    with ended(demo(tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)) as proc:
+        assert proc.stdout is not None
+        assert read_line(proc.stdout, "the frame line").startswith("frame: ")
+        proc.stdout.close()  # `chessery run | head -1`
+        _, err = communicate(proc, "the demo to end with its reader gone")
     # It used to die at the first move it printed and exit 0 with one move stored.
     game = stored_game(tmp_path)
     assert game.moves == tuple(FOOLS_MATE.split()) and game.result == "0-1"
@@ -62,11 +70,12 @@ def test_a_reader_of_stdout_that_goes_away_does_not_stop_the_referee(tmp_path: P
 
 
 def test_a_reader_of_stderr_that_goes_away_does_not_stop_the_referee(tmp_path: Path) -> None:
-    proc = demo(tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert proc.stderr is not None and proc.stdout is not None
-    proc.stderr.close()  # journald restarted
-    out = proc.stdout.read().decode().splitlines()
-    assert proc.wait(TIMEOUT) == 0
+    with ended(demo(tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)) as proc:
+        assert proc.stderr is not None and proc.stdout is not None
+        proc.stderr.close()  # journald restarted
+        out_bytes, _ = communicate(proc, "the demo to end with stderr gone")
+        out = out_bytes.decode().splitlines()
+        assert proc.returncode == 0
     assert replay_stream(out[1:]) == FOOLS_MATE.split()  # the demo drags pieces: corrections
     assert stored_game(tmp_path).result == "0-1"
 

@@ -16,6 +16,7 @@ import pytest
 
 from controller.notify import Notifier
 from display import theme
+from tests.child import Child, chessery_args, ended
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -64,17 +65,17 @@ def test_running_service_says_ready_and_pings_the_watchdog(tmp_path: Path) -> No
     env = env_for(tmp_path, NOTIFY_SOCKET=str(tmp_path / "notify"), WATCHDOG_USEC="600000")
     proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--headless", "--no-gpio",
                              "--db", str(tmp_path / "g.sqlite3"), "--frame", str(tmp_path / "f.png")],
-                            cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        got = [sock.recv(4096)]
-        assert got[0].startswith(b"READY=1\nSTATUS=refereeing Chess")
-        while len(got) < 4:  # pings every 300 ms while the loops live
-            got.append(sock.recv(4096))
-        assert got[1:] == [b"WATCHDOG=1"] * 3
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(20)
-        sock.close()
+                            cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    with ended(proc):
+        try:
+            got = [sock.recv(4096)]  # the socket's timeout bounds each wait
+            assert got[0].startswith(b"READY=1\nSTATUS=refereeing Chess")
+            while len(got) < 4:  # pings every 300 ms while the loops live
+                got.append(sock.recv(4096))
+            assert got[1:] == [b"WATCHDOG=1"] * 3
+        finally:
+            sock.close()
 
 
 def red_pixels(png: Path) -> int:
@@ -106,17 +107,11 @@ def test_errors_that_stop_the_kiosk_are_one_line_and_on_the_screen(tmp_path: Pat
 def test_kiosk_plays_the_demo_only_when_asked(tmp_path: Path) -> None:
     cfg = tmp_path / "config.toml"
     cfg.write_text('display = "kiosk"\n', encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--kiosk", "--demo", "--no-gpio",
-                             "--config", str(cfg), "--db", str(tmp_path / "g.sqlite3")],
-                            cwd=REPO, env=env_for(tmp_path), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True)
-    try:
-        assert proc.stderr is not None
-        line = proc.stderr.readline()
-        assert "demo game on a simulated board" in line
-    finally:
-        proc.send_signal(signal.SIGTERM)  # maybe before its handler is in place: then SIGTERM's default
-        assert proc.wait(20) in (0, -signal.SIGTERM)
+    with Child(chessery_args("run", "--kiosk", "--demo", "--no-gpio", "--config", str(cfg), "--db",
+                             str(tmp_path / "g.sqlite3")), env=env_for(tmp_path)) as proc:
+        proc.wait_err(lambda said: "demo game on a simulated board" in said, "the demo's announcement")
+        # maybe before its handler is in place: then SIGTERM's default
+        assert proc.stop() in (0, -signal.SIGTERM)
 
 
 def test_unit_file_is_notify_with_a_watchdog_for_any_user() -> None:

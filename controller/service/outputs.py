@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..inference import Status
 from ..logs import write_safely
+from ..names import players_line
 from ..screen import NOTATION, view_of
 from ..session import Update
 from ..swaps import swaps
@@ -114,12 +115,11 @@ class Outputs:
         self.summary = {"id": session.game_id, "phase": session.phase, "message": notice or status.message}
         window = service.window
         if window is not None:
-            view = view_of(session, ". ".join(x for x in (notice, service.controls.clock_note) if x))
+            view = view_of(session, ". ".join(x for x in (notice, service.controls.clock_note) if x),
+                           service.boards.synced)
             if service.clock is not None:
                 view = replace(view, clocks=service.clock.seconds(service.now()))
-            names = [service.players.get(i, "") for i in range(2)]
-            if any(names):
-                view = replace(view, title=" - ".join(n or "?" for n in names))
+            view = replace(view, players=players_line(service.config.event, service.players, service.variant.nsides))
             view = replace(view, menu=service.menu.prompt(), menu_button=True, flipped=service.flipped)
             window.show(view)
         panel = service.panel

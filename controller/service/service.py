@@ -25,6 +25,7 @@ from ..config import GPIO_PINS, Config
 from ..game_clock import GameClock
 from ..game_extras import GameExtras
 from ..inference import Status
+from ..operator_actions import resume_tags
 from ..session import Session, Update
 from ..store import GameStore
 from .boards import Boards
@@ -70,6 +71,7 @@ class Service:
         self.menu = operator.make_menu(self)
         self.flipped = False
         self.players: dict[int, str] = {}
+        self.event_tags: dict[str, str] = {}  # Event, Round, Board set in the menu (operator_actions)
         self.tagged_game: int | None = None
         self.usb_root = "/"
         # -- the input bus. SimpleQueue: its put is reentrant, so the SIGTERM handler may wake the
@@ -88,6 +90,7 @@ class Service:
         self.boards = Boards(self)
         self.controls = Controls(self)
         self.demo = DemoPlayer(self, answers or [], answer_delay_ms)
+        resume_tags(self)  # a resumed game's names and tags, as the menu set them before the restart
         self.status_file = StatusFile(self, status_path)
         self.loop = Loop(self)
         self._threads: list[threading.Thread] = []
@@ -171,7 +174,7 @@ class Service:
         """What follows a committed update: the outputs, the players' names on a new game, the
         clock (whose flag may fall on it)."""
         self.outputs.report(update)
-        if self.players and self.session.game_id != self.tagged_game:
+        if (self.players or self.event_tags) and self.session.game_id != self.tagged_game:
             operator.tag_game(self)
         if self.clock is not None:
             outcome = self.clock.follow(self.session, update, self.now(), self.moved_at)
