@@ -198,6 +198,9 @@ class Service:
             self.clock = GameClock(config.time_control, config.clock, GameExtras(store.path), variant.nsides)
         #: Called on the controller thread with each update, right after it was committed.
         self.on_update: Callable[[Update], None] | None = None
+        from .hall_publish import hall_publisher
+
+        self.hall = hall_publisher(config)  # the hall's MQTT broker (None: no hall configured)
         #: Called on the controller thread with the status just shown (screen, panel, board lights).
         self.on_show: Callable[[Status], None] | None = None
 
@@ -231,6 +234,8 @@ class Service:
         for i, link in enumerate(self.links):
             link.start()
             self._spawn(f"forward {link.name}", self._forward, i, link)
+        if self.hall is not None:
+            self.hall.start(self)
         self._spawn("controller", self._loop)
         self._show()
         if self.status_path is not None:
@@ -297,6 +302,8 @@ class Service:
                 t.join(2.0)
         for link in self.links:
             link.close()
+        if self.hall is not None:
+            self.hall.stop()
         if self.panel is not None:
             self.panel.close()
         if self.window is not None:
@@ -739,6 +746,8 @@ class Service:
             outcome = self.clock.follow(self.session, update, self.now(), self._moved_at)
             if outcome is not None:
                 self._report(self.session.end(outcome, self.now(), "flag fall"))
+        if self.hall is not None:
+            self.hall.follow(self)  # only committed (final) moves: after the clock took them
 
     def _printable(self, update: Update) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The update's moves as stdout shows them: the engine's move text (the contract), or
