@@ -164,7 +164,7 @@ class HallPublisher:
             # (Not under our lock: paho's thread takes it in on_publish while holding its own.)
             mid = self.client.publish(topic(self.name, what), payload, qos=1, retain=retain).mid
             with self._wake:
-                self._wake.wait_for(lambda mid=mid: self._stopping or mid in self._acked)
+                self._wake.wait_for(lambda mid=mid: self._stopping or mid in self._acked)  # type: ignore[misc]
                 if mid in self._acked and what == "event":
                     self._outbox.popleft()
                 self._acked.discard(mid)

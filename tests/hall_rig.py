@@ -41,7 +41,7 @@ class Recorder:
 
     def _on_message(self, _c: Any, _u: Any, msg: mqtt.MQTTMessage) -> None:
         with self.changed:
-            self.messages.append((msg.topic, msg.payload, bool(msg.retain)))
+            self.messages.append((msg.topic, bytes(msg.payload), bool(msg.retain)))
             self.changed.notify_all()
 
     def wait(self, what, timeout: float = TIMEOUT) -> None:
