@@ -13,7 +13,7 @@ import logging
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
@@ -35,6 +35,8 @@ class BoardView:
     pos: Position | None = None  # the model's own, never handed to a reader
     #: The board's cells (piece codes) as of ``state``: what readers draw.
     cells: tuple[int, ...] = ()
+    #: The cells the last move left and reached, for the page to mark.
+    last_cells: tuple[int, ...] = ()
     online: bool = False
     offline_since: float | None = None
     #: When (hall time) the board last began to differ from its game (status "fix").
@@ -111,6 +113,8 @@ class HallModel:
         if pos.fen() != state["fen"]:
             raise WireError(f"board {board.name}: its moves lead to {pos.fen()}, not to {state['fen'][:100]}")
         board.cells = tuple(pos.board)
+        last = pos.move_stack[-1] if pos.move_stack else None
+        board.last_cells = tuple(c for c in (last.frm, last.to) if c >= 0) if last is not None else ()
         if len(state["moves"]) > len(known) or not same_game:
             board.moved_at = time.time()
         if state["status"] == "fix":
@@ -143,9 +147,7 @@ class HallModel:
             board = self.boards.get(name)
             if board is None:
                 return None
-            return BoardView(board.name, board.state, board.variant, None, board.cells, board.online,
-                             board.offline_since, board.fix_since, board.last,
-                             deque(board.events, maxlen=EVENT_LOG), board.moved_at)
+            return replace(board, pos=None, events=deque(board.events, maxlen=EVENT_LOG))
 
     def names(self) -> list[str]:
         with self.changed:

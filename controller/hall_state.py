@@ -52,7 +52,7 @@ class StateBuilder:
             "game": session.game_id or 0, "status": status, "message": session.status.message[:400],
             "result": record.result if record is not None and session.phase == "over" else "*",
             "termination": record.termination if record is not None and session.phase == "over" else "",
-            "updated": int(time.time()),
+            "updated": int(time.time()), "date": record.started[:10] if record is not None else "",
         }
 
 

@@ -123,7 +123,7 @@ def check_state(payload: bytes) -> dict[str, Any]:
     variant name is checked against the engine's variants, the position by the engine's own
     FEN parser, by the hall (controller.hall_model), which has the engine at hand."""
     data = _load(payload)
-    for key in ("variant", "fen", "start_fen", "status", "result", "event", "round", "site", "termination"):
+    for key in ("variant", "fen", "start_fen", "status", "result", "event", "round", "site", "termination", "date"):
         _field(data, key, str)
     for key in ("run", "seq", "game", "updated"):
         if not isinstance(data.get(key), int) or isinstance(data.get(key), bool) or data[key] < 0:
