@@ -193,7 +193,7 @@ def _hall_board(v: Any) -> str:
 
 def _listen(v: Any) -> str:
     host, _, port = _str(v).rpartition(":")
-    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+    if not host or not port.isdigit() or not 0 <= int(port) < 65536:  # 0: any free port
         raise ValueError(f"expected HOST:PORT like 127.0.0.1:8080, got {v!r}")
     return v
 

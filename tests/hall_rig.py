@@ -82,6 +82,6 @@ def sample_state(variant_name: str, moves: list[str], **extra: Any) -> dict[str,
     state = {"variant": variant.name, "fen": pos.fen(), "start_fen": variant.start, "moves": list(moves),
              "san": texts, "players": list(variant.sides), "clocks": None, "ply_clocks": [], "time_control": "",
              "event": "Test open", "round": "1", "site": "Here", "game": 1, "status": "idle", "message": "",
-             "result": "*", "termination": "", "updated": 0, "date": "2026-11-27"}
+             "result": "*", "termination": "", "updated": 0, "date": "2026-11-27", "run": 1, "seq": 0}
     state.update(extra)
     return state
