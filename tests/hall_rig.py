@@ -85,3 +85,30 @@ def sample_state(variant_name: str, moves: list[str], **extra: Any) -> dict[str,
              "result": "*", "termination": "", "updated": 0, "date": "2026-11-27", "run": 1, "seq": 0}
     state.update(extra)
     return state
+
+
+#: Chromium as the tests run it: headless, no sandbox (root in a container), nothing fetched from
+#: the network by the browser itself, a fresh profile per test (--user-data-dir, added by chromium()).
+CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--disable-dev-shm-usage", "--window-size=1280,900")
+
+
+def chromium(profile: str):
+    """A headless Chromium driven through Debian's chromedriver (selenium's WebDriver client):
+    one page stays open while the games go on, so the test sees the page change without a
+    reload, which a --dump-dom per move (a fresh load each time) could not show."""
+    chrome = shutil.which("chromium")
+    driver_path = shutil.which("chromedriver")
+    if chrome is None or driver_path is None:
+        pytest.skip("chromium/chromedriver are not installed (Debian packages chromium, chromium-driver; "
+                    "./dev test installs them when run as root)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service as ChromeService
+
+    options = webdriver.ChromeOptions()
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={profile}")
+    options.binary_location = chrome
+    return webdriver.Chrome(options=options, service=ChromeService(executable_path=driver_path))
