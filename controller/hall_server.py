@@ -200,6 +200,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--config", help="configuration file (the hall, hall_listen, credentials)")
     p.add_argument("--broker", metavar="URL", help="the broker, mqtt://host:port (overrides hall)")
     p.add_argument("--listen", metavar="HOST:PORT", help="where to serve (default 127.0.0.1:8080)")
+    p.add_argument("--demo", action="store_true",
+                   help="a demo hall on this machine: simulated boards playing (and, without a broker "
+                        "configured, a Mosquitto started for it)")
     p.set_defaults(handler=run_hall)
 
 
@@ -219,9 +222,13 @@ def run_hall(args: Any) -> int:
         given = parse_config(over, "command line")  # the same one-line errors as the file's
         config = replace(config, hall=given.hall if args.broker else config.hall,
                          hall_listen=given.hall_listen if args.listen else config.hall_listen)
+    setup_logging("")
+    if args.demo:
+        from .hall_demo import run_demo_hall
+
+        return run_demo_hall(config)
     if not config.hall:
         raise ConfigError("no broker: give --broker mqtt://host:port or set hall in the configuration")
-    setup_logging("")
     server = HallServer(config).start()
     print(f"hall: {server.url}", flush=True)
     stop = threading.Event()

@@ -60,7 +60,8 @@ def test_the_hall_page_shows_each_final_move_of_two_boards_without_reloading(tmp
                     rig.board.start_script("\n".join(script_for_moves(pos.variant, [moves[ply]], fen=pos.fen())))
                     rig.wait(lambda rig=rig, ply=ply: len(rig.accepted) == ply + 1)
                     move = pos.push_text(moves[ply])
-                    page.until(lambda _d, name=name, fen=pos.fen(): shown(name) == fen,
+                    fen = pos.fen()
+                    page.until(lambda _d, name=name, fen=fen: shown(name) == fen,
                                f"board {name} never showed {moves[ply]}")
                     target = pos.variant.geometry.names[move.to]
                     # the moved piece stands on its new cell in the drawing, the cell it left is empty

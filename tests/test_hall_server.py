@@ -193,3 +193,20 @@ def test_chessery_hall_serves_until_stopped(hall, tmp_path) -> None:
         assert proc.wait(TIMEOUT) == 0
         if proc.stdout is not None:
             proc.stdout.close()
+
+
+def test_the_demo_hall_starts_its_own_mosquitto_and_its_boards_play_into_it(tmp_path) -> None:
+    """./dev run --hall: no broker configured, so the demo starts one; its board's moves reach
+    the pages."""
+    need_mosquitto()
+    from controller.hall_demo import DemoHall
+
+    demo = DemoHall(Config(hall_listen="127.0.0.1:0"), boards=(("d1", "chess"),)).start()
+    try:
+        assert demo.broker is not None and demo.broker.url.startswith("mqtt://127.0.0.1:")
+        model = demo.server.model
+        wait_for(model, lambda: (b := model.boards.get("d1")) is not None and b.state is not None
+                 and len(b.state["moves"]) >= 2)
+        assert 'id="board-d1"' in get(demo.server, "/")
+    finally:
+        demo.stop()
