@@ -22,6 +22,7 @@ import socket
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .hall_state import StateBuilder, events_of
@@ -164,10 +165,13 @@ class HallPublisher:
             # (Not under our lock: paho's thread takes it in on_publish while holding its own.)
             mid = self.client.publish(topic(self.name, what), payload, qos=1, retain=retain).mid
             with self._wake:
-                self._wake.wait_for(lambda mid=mid: self._stopping or mid in self._acked)  # type: ignore[misc]
+                self._wake.wait_for(self._acknowledged(mid))
                 if mid in self._acked and what == "event":
                     self._outbox.popleft()
                 self._acked.discard(mid)
+
+    def _acknowledged(self, mid: int) -> Callable[[], bool]:
+        return lambda: self._stopping or mid in self._acked
 
     # -- paho's thread -------------------------------------------------------------------------------
     def _numbered(self, state: dict[str, Any]) -> dict[str, Any]:

@@ -52,6 +52,9 @@ def test_the_hall_page_shows_each_final_move_of_two_boards_without_reloading(tmp
                     "const el = document.getElementById('board-' + arguments[0]);"
                     "return el ? el.dataset.fen : '';", name)
 
+            def showing(name: str, fen: str):
+                return lambda _driver: shown(name) == fen
+
             played = {name: engine.start_position(engine.find_variant(v)) for name, (v, _) in GAMES.items()}
             for ply in range(len(GAMES["A"][1])):
                 for name, (_variant, moves) in GAMES.items():
@@ -60,9 +63,7 @@ def test_the_hall_page_shows_each_final_move_of_two_boards_without_reloading(tmp
                     rig.board.start_script("\n".join(script_for_moves(pos.variant, [moves[ply]], fen=pos.fen())))
                     rig.wait(lambda rig=rig, ply=ply: len(rig.accepted) == ply + 1)
                     move = pos.push_text(moves[ply])
-                    fen = pos.fen()
-                    page.until(lambda _d, name=name, fen=fen: shown(name) == fen,
-                               f"board {name} never showed {moves[ply]}")
+                    page.until(showing(name, pos.fen()), f"board {name} never showed {moves[ply]}")
                     target = pos.variant.geometry.names[move.to]
                     # the moved piece stands on its new cell in the drawing, the cell it left is empty
                     assert browser.execute_script(
