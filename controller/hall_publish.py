@@ -71,8 +71,10 @@ class HallPublisher:
         self.run = int(time.time() * 1000)
         self.seq = 0
         self.connected = threading.Event()
-        #: Set at the broker's first answer, welcome or refusal.
+        #: Set at the broker's first answer (CONNACK), welcome or refusal.
         self.answered = threading.Event()
+        #: Set when a connection attempt got no answer (broker down, TLS refused).
+        self.unreachable = threading.Event()
         #: The broker's reason when it refused this board (wrong password...), else "".
         self.refused = ""
         self._stopping = False
@@ -87,6 +89,7 @@ class HallPublisher:
         self.client.will_set(topic(self.name, "online"), dumps({"online": False}), qos=1, retain=True)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
+        self.client.on_connect_fail = self._on_connect_fail
         self.client.on_publish = self._on_publish
         self._sender = threading.Thread(target=self._send, name=f"hall {self.name}", daemon=True)
 
@@ -183,12 +186,13 @@ class HallPublisher:
             self._wake.notify_all()
 
     def _on_connect(self, client: mqtt.Client, _userdata: Any, _flags: Any, reason: Any, _props: Any) -> None:
-        self.answered.set()
         if reason.is_failure:
             if str(reason) != self.refused:
                 self.refused = str(reason)
                 log.error("hall: the broker at %s refused board %s: %s", self.broker.url, self.name, reason)
+            self.answered.set()
             return
+        self.answered.set()
         self.refused = ""
         log.info("hall: connected to %s", self.broker.url)
         client.publish(topic(self.name, "online"), dumps({"online": True}), qos=1, retain=True)
@@ -198,9 +202,22 @@ class HallPublisher:
             self.connected.set()
             self._wake.notify_all()
 
+    def _on_connect_fail(self, _client: mqtt.Client, _userdata: Any) -> None:
+        # no answer at all: the broker is down or unreachable, or the TLS handshake failed
+        # (a certificate one side does not trust; with TLS 1.3 the broker's refusal of the
+        # client's certificate arrives as the connection closing before any answer, see
+        # _on_disconnect); said once until the next success
+        if not self.refused:
+            self.refused = "no connection"
+            log.error("hall: cannot connect to the broker at %s (down, unreachable, or TLS refused); "
+                      "moves are kept, trying again", self.broker.url)
+        self.unreachable.set()
+
     def _on_disconnect(self, _client: mqtt.Client, _userdata: Any, _flags: Any, reason: Any, _props: Any) -> None:
         if self.connected.is_set() and not self._stopping:
             log.warning("hall: lost the broker at %s (%s); moves are kept until it is back", self.broker.url, reason)
+        elif not self.connected.is_set() and not self._stopping and not self.refused:
+            self._on_connect_fail(_client, _userdata)
         with self._wake:
             self.connected.clear()
             self._wake.notify_all()

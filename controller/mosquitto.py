@@ -44,7 +44,9 @@ class Mosquitto:
     refused); None: anyone on loopback may connect."""
 
     def __init__(self, folder: str | Path | None = None, port: int = 0, password_file: str | Path | None = None,
-                 persistence: bool = True) -> None:
+                 persistence: bool = True, tls: tuple[str, str, str] | None = None) -> None:
+        """``tls``: (CA, certificate, key) files: a second listener, ``tls_port``, that speaks TLS
+        and lets in only clients with a certificate from that CA (named by its common name)."""
         exe = find_mosquitto()
         if exe is None:
             raise BrokerError("mosquitto is not installed (Debian: apt-get install mosquitto)")
@@ -60,6 +62,11 @@ class Mosquitto:
                  "log_type error", "log_type warning", "log_type notice",
                  "max_queued_messages 100000", f"persistence {'true' if persistence else 'false'}",
                  f"persistence_location {self.folder}/"]
+        self.tls_port = 0
+        if tls:
+            self.tls_port = free_port()
+            lines += [f"listener {self.tls_port} 127.0.0.1", f"cafile {tls[0]}", f"certfile {tls[1]}",
+                      f"keyfile {tls[2]}", "require_certificate true", "use_identity_as_username true"]
         if password_file:
             lines += [f"password_file {password_file}", "allow_anonymous false"]
         else:

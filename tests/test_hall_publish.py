@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -191,3 +192,52 @@ def test_publishing_the_same_state_again_sends_nothing(broker) -> None:
         publisher.stop()
         recorder.close()
     assert dumps({"a": 1}) == b'{"a":1}'
+
+
+def _certificates(folder: Path) -> dict[str, str]:
+    """A CA, the broker's certificate (for 127.0.0.1) and a board's, made with openssl; and a
+    board certificate from a CA the broker does not know."""
+    def run(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True, timeout=60)
+
+    (folder / "ip.ext").write_text("subjectAltName=IP:127.0.0.1\n")
+    for ca in ("ca", "rogue-ca"):
+        run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{ca}.key", "-out", f"{ca}.crt",
+            "-days", "2", "-subj", f"/CN={ca}")
+    for name, ca, extra in (("server", "ca", ["-extfile", "ip.ext"]), ("board-9", "ca", []),
+                            ("rogue", "rogue-ca", [])):
+        run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key", "-out", f"{name}.csr", "-subj",
+            f"/CN={'127.0.0.1' if name == 'server' else name}")
+        run("x509", "-req", "-in", f"{name}.csr", "-CA", f"{ca}.crt", "-CAkey", f"{ca}.key", "-CAcreateserial",
+            "-out", f"{name}.crt", "-days", "2", *extra)
+    return {name: str(folder / name) for name in ("ca.crt", "server.crt", "server.key", "board-9.crt",
+                                                   "board-9.key", "rogue.crt", "rogue.key")}
+
+
+def test_a_board_with_a_client_certificate_gets_in_and_a_stranger_does_not(tmp_path, caplog) -> None:
+    need_mosquitto()
+    if not shutil.which("openssl"):
+        pytest.skip("openssl is not installed")
+    certs = _certificates(tmp_path)
+    with Mosquitto(tmp_path / "broker", tls=(certs["ca.crt"], certs["server.crt"], certs["server.key"])) as broker:
+        url = f"mqtts://127.0.0.1:{broker.tls_port}"
+        good = HallPublisher(Config(hall=url, hall_board="board-9", hall_tls_ca=certs["ca.crt"],
+                                    hall_tls_cert=certs["board-9.crt"], hall_tls_key=certs["board-9.key"]))
+        rogue = HallPublisher(Config(hall=url, hall_board="rogue", hall_tls_ca=certs["ca.crt"],
+                                     hall_tls_cert=certs["rogue.crt"], hall_tls_key=certs["rogue.key"]))
+        recorder = Recorder(broker.port)  # the plain listener on loopback, for the test
+        try:
+            with caplog.at_level(logging.ERROR, logger="chessery.hall"):
+                rogue.start()
+                rogue.publish_state(sample_state("chess", ["e2e4"]))
+                assert rogue.unreachable.wait(TIMEOUT)
+            assert not rogue.connected.is_set() and rogue.refused
+            assert any("rogue" in r.getMessage() or "cannot connect" in r.getMessage() for r in caplog.records)
+            good.start()
+            good.publish_state(sample_state("chess", ["c2c4"]))
+            recorder.wait(lambda: any(t.endswith("board-9/state") for t, _p, _r in recorder.messages))
+            assert not any(t.endswith("rogue/state") for t, _p, _r in recorder.messages)
+        finally:
+            good.stop()
+            rogue.stop()
+            recorder.close()
