@@ -224,7 +224,13 @@ class HallPublisher:
 
 
 def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    return all(a[k] == b[k] for k in ("game", "moves", "status", "result", "players", "event", "round", "variant"))
+    """Nothing the hall shows changed. A hand over the board (``moving``) is not news: it comes
+    and goes several times a move, and the hall learns the move itself when it is final."""
+    def shown(status: str) -> str:
+        return "idle" if status == "moving" else status
+
+    return shown(a["status"]) == shown(b["status"]) and all(
+        a[k] == b[k] for k in ("game", "moves", "result", "players", "event", "round", "variant"))
 
 
 def hall_publisher(config: Config) -> HallPublisher | None:
