@@ -3,6 +3,7 @@ and a headless Chromium showing the hall page.
 
     PYTHONPATH=. .venv/bin/python bench/hall.py [--boards 100 300] [--seconds 60] [--workers 4]
                                                 [--move-s 5] [--no-browser]
+    PYTHONPATH=. .venv/bin/python bench/hall.py --remote     # a remote game's hop, A to B
 
 Each board is a real controller.hall_publish.HallPublisher (its own paho client and sender
 thread) fed with a random chess game prepared beforehand (engine moves, SAN, FEN per ply),
@@ -232,6 +233,39 @@ def run(boards: int, seconds: float, workers: int, move_s: float, browser: bool)
             "chromium": load(chrome_pids)}
 
 
+def remote(plies: int = 200, gap_s: float = 0.1) -> tuple[float, float, int]:
+    """A remote game's broker hop: board A publishes a final move, board B's RemoteBoard has it
+    checked and handed on (controller.hall_remote), on loopback. p50, p99 (ms), moves."""
+    from controller.config import Config
+    from controller.hall_publish import HallPublisher
+    from controller.hall_remote import RemoteBoard
+    from controller.mosquitto import Mosquitto
+
+    games = prepared_games(["A"], plies, seed=7)["A"]
+    got: dict[int, float] = {}
+    with tempfile.TemporaryDirectory(prefix="chessery-bench-remote-") as tmp, Mosquitto(Path(tmp) / "b") as broker:
+        import engine
+
+        def arrived(_game: int, ply: int, _move: str) -> None:
+            got.setdefault(ply, time.time())
+
+        a = HallPublisher(Config(hall=broker.url, hall_board="A")).start()
+        b = RemoteBoard(Config(hall=broker.url, hall_board="B"), "A", engine.find_variant("chess"),
+                        on_move=arrived).start()
+        a.connected.wait(30)
+        b.subscribed.wait(30)
+        sent: dict[int, float] = {}
+        for state in games:
+            sent[len(state["moves"])] = time.time()
+            a.publish_state(state)
+            time.sleep(gap_s)
+        b.wait_for(len(games), 30)
+        a.stop()
+        b.stop()
+    delays = [got[ply] - t for ply, t in sent.items() if ply in got]
+    return 1000 * percentile(delays, 0.5), 1000 * percentile(delays, 0.99), len(delays)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--boards", type=int, nargs="+", default=[100, 300])
@@ -239,11 +273,17 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--move-s", type=float, default=5.0)
     parser.add_argument("--no-browser", action="store_true")
+    parser.add_argument("--remote", action="store_true", help="only the remote game's hop (board A to board B)")
     args = parser.parse_args()
     if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
         sys.exit("bench/hall.py: mosquitto is not installed")
     print(f"{os.cpu_count()} cores; a move every {args.move_s} s per board (0.5x-1.5x); {args.workers} board "
           f"processes; {args.seconds:.0f} s per run")
+    if args.remote:
+        r50, r99, count = remote()
+        print(f"remote game: final move on board A -> checked and handed on at board B: p50 {r50:.1f} ms, "
+              f"p99 {r99:.1f} ms ({count} moves, one every 0.1 s, loopback)")
+        return
     for n in args.boards:
         r = run(n, args.seconds, args.workers, args.move_s, not args.no_browser)
         print(f"\n{r['boards']} boards: {r['moves']} moves in {r['seconds']} s ({r['moves_per_s']}/s)")
