@@ -46,6 +46,10 @@ class BoardView:
     events: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=EVENT_LOG))
     #: When the latest final move arrived (hall time, time.time()).
     moved_at: float = 0.0
+    #: When the latest state arrived (hall time), and whose turn it is then: the page counts the
+    #: running clock down from there.
+    received: float = 0.0
+    turn: int = 0
 
 
 class HallModel:
@@ -122,6 +126,7 @@ class HallModel:
         else:
             board.fix_since = None
         board.state, board.variant, board.pos = state, variant, pos
+        board.received, board.turn = time.time(), pos.side
         return True
 
     def _event(self, board: BoardView, event: dict[str, Any]) -> bool:

@@ -6,8 +6,8 @@ board's card, the board page its body, without a reload."""
 
 from __future__ import annotations
 
+import time
 from html import escape
-from typing import Any
 
 from .hall_model import BoardView, HallModel
 from .hall_svg import board_svg
@@ -40,6 +40,17 @@ function hallApply(data) {
   if (data.page !== undefined) { document.getElementById('page').innerHTML = data.page; }
   document.body.dataset.version = data.version;
 }
+function hallTick() {
+  const now = performance.now();
+  for (const el of document.querySelectorAll('.clock[data-running="1"]')) {
+    if (!el.dataset.t0) { el.dataset.t0 = now; }
+    const left = Math.max(0, Number(el.dataset.left) - (now - Number(el.dataset.t0)) / 1000);
+    const s = Math.floor(left);
+    const mm = Math.floor(s / 60) % 60, ss = String(s % 60).padStart(2, '0');
+    el.textContent = s >= 3600 ? Math.floor(s / 3600) + ':' + String(mm).padStart(2, '0') + ':' + ss : mm + ':' + ss;
+  }
+}
+setInterval(hallTick, 250);
 const hallSource = new EventSource(document.body.dataset.events);
 hallSource.onmessage = (e) => hallApply(JSON.parse(e.data));
 """
@@ -61,13 +72,24 @@ def _tail(live: bool) -> str:
     return (f"<script>{SCRIPT}</script>" if live else "") + "</body></html>"
 
 
-def _players(state: dict[str, Any]) -> str:
-    names = state["players"]
+#: Statuses in which the side to move's clock runs (a question stops it, as the board's own
+#: clock does by default; the board's next state corrects the page either way).
+CLOCK_RUNS = ("idle", "moving", "fix")
+
+
+def _players(board: BoardView) -> str:
+    state = board.state
+    assert state is not None
     clocks = state["clocks"]
     out = []
-    for i, name in enumerate(names):
-        clock = f" {_clock(clocks[i])}" if clocks is not None else ""
-        out.append(f'<span class="player" data-side="{i}">{escape(name)}<b class="clock">{clock}</b></span>')
+    for i, name in enumerate(state["players"]):
+        clock = ""
+        if clocks is not None:
+            running = state["status"] in CLOCK_RUNS and i == board.turn
+            left = clocks[i] - (time.time() - board.received if running else 0)
+            clock = (f' <b class="clock" data-left="{left:.1f}" data-running="{int(running)}">'
+                     f'{_clock(left)}</b>')
+        out.append(f'<span class="player" data-side="{i}">{escape(name)}{clock}</span>')
     return " &ndash; ".join(out)
 
 
@@ -83,7 +105,7 @@ def card(board: BoardView) -> str:
             f'data-fen="{escape(state["fen"])}" data-status="{escape(state["status"])}">'
             f'<h2><a href="/board/{board.name}">{escape(board.name)}</a> '
             f'<small>{escape(board.variant.title)}</small></h2>'
-            f'<div class="meta">{_players(state)}</div>'
+            f'<div class="meta">{_players(board)}</div>'
             f'{board_svg(board.variant, board.cells, board.last_cells)}'
             f'<div class="meta">{escape(last)} {escape(result)}'
             f'{"" if board.online else " (offline)"}</div></div>')
@@ -109,7 +131,7 @@ def board_body(board: BoardView) -> str:
     status = state["message"] or state["status"]
     return (f'<div id="board-{board.name}" data-ply="{len(state["moves"])}" data-fen="{escape(state["fen"])}">'
             f'<h1>{escape(board.name)}: {escape(board.variant.title)}</h1>'
-            f'<p>{escape(state["event"])}, round {escape(state["round"])} &middot; {_players(state)}</p>'
+            f'<p>{escape(state["event"])}, round {escape(state["round"])} &middot; {_players(board)}</p>'
             f'<p>{escape(status)}{" &middot; " + escape(state["result"]) if state["status"] == "over" else ""}'
             f'{"" if board.online else " &middot; <b>offline</b>"}</p>'
             f'{board_svg(board.variant, board.cells, board.last_cells, px=480)}'

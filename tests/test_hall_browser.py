@@ -82,3 +82,29 @@ def test_the_hall_page_shows_each_final_move_of_two_boards_without_reloading(tmp
             for rig in rigs.values():
                 rig.close()
             server.stop()
+
+
+def test_the_board_page_counts_the_running_clock_down(tmp_path: Path, browser) -> None:
+    """Clocks as the board last published them; the side to move's runs on in the page."""
+    need_mosquitto()
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from controller.hall_publish import HallPublisher
+    from tests.hall_rig import sample_state
+
+    with Mosquitto(tmp_path / "broker") as broker:
+        server = HallServer(Config(hall=broker.url, hall_listen="127.0.0.1:0")).start()
+        board = HallPublisher(Config(hall=broker.url, hall_board="clk")).start()
+        try:
+            board.publish_state(sample_state("chess", ["e2e4"], clocks=[297.0, 300.0], time_control="300+2"))
+            with server.model.changed:
+                assert server.model.changed.wait_for(lambda: "clk" in server.model.names(), TIMEOUT)
+            browser.get(server.url + "/board/clk")
+            clocks = "return [...document.querySelectorAll('#page .clock')].map(e => e.textContent);"
+            assert browser.execute_script(clocks)[0] == "4:57"  # white's clock stands (black to move)
+            WebDriverWait(browser, TIMEOUT).until(lambda d: d.execute_script(clocks)[1] != "5:00",
+                                                  "black's clock never ran")
+            assert browser.execute_script(clocks)[0] == "4:57"
+        finally:
+            board.stop()
+            server.stop()
