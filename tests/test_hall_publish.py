@@ -241,3 +241,31 @@ def test_a_board_with_a_client_certificate_gets_in_and_a_stranger_does_not(tmp_p
             good.stop()
             rogue.stop()
             recorder.close()
+
+
+def test_chessery_run_with_a_hall_in_its_config_file_publishes_the_game_to_its_end(broker, tmp_path) -> None:
+    """The whole command: the demo's fool's mate on the simulated board, published as it is
+    played, the result included; a clean stop says the board is offline."""
+    config = tmp_path / "config.toml"
+    config.write_text(f'hall = "{broker.url}"\nhall_board = "cli"\n[event]\nround = "4"\n')
+    recorder = Recorder(broker.port)
+    env = dict(os.environ, PYTHONPATH=str(REPO), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    env.pop("DISPLAY", None)
+    try:
+        run = subprocess.run(
+            [sys.executable, "-m", "controller.cli", "run", "--config", str(config), "--headless", "--no-gpio",
+             "--db", str(tmp_path / "g.db"), "--frame", str(tmp_path / "f.png"), "--status-file",
+             str(tmp_path / "s.json"), "--demo-moves", "f2f3 e7e5 g2g4 d8h4"],
+            cwd=REPO, env=env, capture_output=True, text=True, timeout=TIMEOUT * 3)
+        assert run.returncode == 0, run.stderr
+        recorder.wait(lambda: any(t.endswith("cli/state") and check_state(p)["status"] == "over"
+                                  for t, p, _ in recorder.messages))
+        last = [check_state(p) for t, p, _ in recorder.messages if t.endswith("cli/state")][-1]
+        assert last["moves"] == ["f2f3", "e7e5", "g2g4", "d8h4"] and last["result"] == "0-1"
+        assert last["termination"] == "checkmate" and last["round"] == "4"
+        assert recorder.moves("cli") == last["moves"]
+        assert [e["kind"] for e in recorder.events("cli")][-1] == "end"
+        recorder.wait(lambda: [check_online(p) for t, p, _ in recorder.messages if t.endswith("cli/online")][-1:]
+                      == [False])
+    finally:
+        recorder.close()
