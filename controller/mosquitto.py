@@ -54,32 +54,53 @@ class Mosquitto:
         self._tmp = None if folder else tempfile.TemporaryDirectory(prefix="chessery-mosquitto-")
         self.folder = Path(folder or self._tmp.name)  # type: ignore[union-attr]
         self.folder.mkdir(parents=True, exist_ok=True)
+        self._choose_ports = not port  # ours to choose (again, should another process take it first)
         self.port = port or free_port()
         self.log_path = self.folder / "mosquitto.log"
+        self._password_file = password_file
+        self._persistence = persistence
+        self._tls = tls
+        self.tls_port = free_port() if tls else 0
+        self.conf = self.folder / "mosquitto.conf"
+        self._write_conf()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def _write_conf(self) -> None:
+        persistence, tls, password_file = self._persistence, self._tls, self._password_file
         # Started as root, mosquitto would turn into the "mosquitto" user, who cannot read our
         # folder: it stays whoever started it.
         lines = [f"user {getpass.getuser()}", f"listener {self.port} 127.0.0.1", f"log_dest file {self.log_path}",
                  "log_type error", "log_type warning", "log_type notice",
                  "max_queued_messages 100000", f"persistence {'true' if persistence else 'false'}",
                  f"persistence_location {self.folder}/"]
-        self.tls_port = 0
         if tls:
-            self.tls_port = free_port()
             lines += [f"listener {self.tls_port} 127.0.0.1", f"cafile {tls[0]}", f"certfile {tls[1]}",
                       f"keyfile {tls[2]}", "require_certificate true", "use_identity_as_username true"]
         if password_file:
             lines += [f"password_file {password_file}", "allow_anonymous false"]
         else:
             lines.append("allow_anonymous true")
-        self.conf = self.folder / "mosquitto.conf"
         self.conf.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        self.proc: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
         return f"mqtt://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 10.0) -> Mosquitto:
+        """Start and wait until it listens. The first start on ports of our choosing tries other
+        ports when one was taken meanwhile (tests run in parallel); a restart keeps its ports."""
+        for attempt in range(3):
+            try:
+                return self._start(timeout)
+            except BrokerError:
+                if not self._choose_ports or attempt == 2:
+                    raise
+                self.port = free_port()
+                self.tls_port = free_port() if self._tls else 0
+                self._write_conf()
+        raise AssertionError("unreachable")
+
+    def _start(self, timeout: float) -> Mosquitto:
         self.proc = subprocess.Popen([self.exe, "-c", str(self.conf)], stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + timeout
@@ -89,6 +110,7 @@ class Mosquitto:
                 log = self.log_path.read_text(errors="replace").strip() if self.log_path.exists() else ""
                 raise BrokerError(f"mosquitto stopped at start: {(err or log).splitlines()[-1:]}")
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                self._choose_ports = False  # from now on a restart must come back where it was
                 return self
             if time.monotonic() > deadline:
                 self.stop()
