@@ -50,6 +50,10 @@ class BoardView:
     #: running clock down from there.
     received: float = 0.0
     turn: int = 0
+    #: A scoring variant's (Mathematichess) territories worth something: (cells, owner or None),
+    #: and each side's total; empty otherwise.
+    territories: tuple[tuple[tuple[int, ...], int | None], ...] = ()
+    totals: tuple[int, ...] = ()
 
 
 class HallModel:
@@ -127,6 +131,11 @@ class HallModel:
             board.fix_since = None
         board.state, board.variant, board.pos = state, variant, pos
         board.received, board.turn = time.time(), pos.side
+        scoring = variant.rules.scoring
+        if scoring is not None:
+            score = scoring.score(pos)
+            board.territories = tuple((tuple(t.cells), t.owner) for t in score.territories if t.value)
+            board.totals = tuple(score.totals)
         return True
 
     def _event(self, board: BoardView, event: dict[str, Any]) -> bool:
@@ -144,7 +153,11 @@ class HallModel:
             return self.version
 
     def changed_since(self, version: int) -> list[str]:
+        """Boards changed after ``version``; every board when that is older than the changes
+        kept (a reader that fell far behind redraws everything)."""
         with self.changed:
+            if self.recent and version < self.recent[0][0] - 1:
+                return sorted(self.boards)
             return sorted({name for v, name in self.recent if v > version})
 
     def snapshot(self, name: str) -> BoardView | None:

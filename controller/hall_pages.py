@@ -93,6 +93,15 @@ def _players(board: BoardView) -> str:
     return " &ndash; ".join(out)
 
 
+def _score(board: BoardView) -> str:
+    """A scoring variant's totals (territories tinted by owner on the board)."""
+    if not board.totals or board.variant is None:
+        return ""
+    sides = board.variant.sides
+    return ('<div class="meta score">Score: '
+            + ", ".join(f"{escape(sides[i])} {t}" for i, t in enumerate(board.totals)) + "</div>")
+
+
 def card(board: BoardView) -> str:
     """One board on the hall page (its id is ``board-NAME``)."""
     state = board.state
@@ -106,7 +115,7 @@ def card(board: BoardView) -> str:
             f'<h2><a href="/board/{board.name}">{escape(board.name)}</a> '
             f'<small>{escape(board.variant.title)}</small></h2>'
             f'<div class="meta">{_players(board)}</div>'
-            f'{board_svg(board.variant, board.cells, board.last_cells)}'
+            f'{board_svg(board.variant, board.cells, board.last_cells, territories=board.territories)}{_score(board)}'
             f'<div class="meta">{escape(last)} {escape(result)}'
             f'{"" if board.online else " (offline)"}</div></div>')
 
@@ -134,7 +143,8 @@ def board_body(board: BoardView) -> str:
             f'<p>{escape(state["event"])}, round {escape(state["round"])} &middot; {_players(board)}</p>'
             f'<p>{escape(status)}{" &middot; " + escape(state["result"]) if state["status"] == "over" else ""}'
             f'{"" if board.online else " &middot; <b>offline</b>"}</p>'
-            f'{board_svg(board.variant, board.cells, board.last_cells, px=480)}'
+            f'{board_svg(board.variant, board.cells, board.last_cells, px=480, territories=board.territories)}'
+            f'{_score(board)}'
             f'<table class="moves">{"".join(rows)}</table></div>')
 
 

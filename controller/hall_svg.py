@@ -14,6 +14,9 @@ from engine import Variant
 #: Cell fills by the geometry's colour index (light, dark, and two more for boards that use them).
 CELL_FILLS = ("#f0d9b5", "#b58863", "#e8e0c8", "#9e9e8e")
 LAST_MOVE_FILL = "#cdd26a"
+#: Territory tints by owner (Mathematichess): the first side's, the second's; shared is grey.
+TERRITORY_FILLS = ("#f7eeb0", "#8e9ab8")
+SHARED_FILL = "#c4c4c4"
 #: Piece fills by side, and an outline that shows on both light and dark cells.
 SIDE_FILLS = ("#ffffff", "#202020", "#d23c3c", "#3c6ed2", "#2a9d3a", "#d2a018", "#9a3cc8")
 SIDE_STROKES = ("#202020", "#f0f0f0", "#202020", "#202020", "#202020", "#202020", "#202020")
@@ -28,18 +31,24 @@ def _symbol(variant: Variant, code: int) -> str:
     return GLYPHS.get(glyph) or (glyph if len(glyph) == 1 else kind.letter.lstrip("~")[:2])
 
 
-def board_svg(variant: Variant, cells: Sequence[int], last: Sequence[int] = (), px: int = 240) -> str:
-    """``cells``: the piece code on each cell (0: empty); ``last``: cells of the last move."""
+def board_svg(variant: Variant, cells: Sequence[int], last: Sequence[int] = (), px: int = 240,
+              territories: Sequence[tuple[Sequence[int], int | None]] = ()) -> str:
+    """``cells``: the piece code on each cell (0: empty); ``last``: cells of the last move;
+    ``territories``: (cells, owner or None for shared) to tint."""
     geo = variant.geometry
     xs = [x for outline in geo.outlines for x, _y in outline]
     ys = [y for outline in geo.outlines for _x, y in outline]
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
     w, h = x1 - x0, y1 - y0
     marked = set(last)
+    tint: dict[int, str] = {}
+    for owned, owner in territories:
+        for cell in owned:
+            tint[cell] = SHARED_FILL if owner is None else TERRITORY_FILLS[owner % len(TERRITORY_FILLS)]
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {w:.3f} {h:.3f}" '
              f'width="{px}" height="{px * h / w:.0f}" role="img" aria-label="{escape(variant.title)}">']
     for cell, outline in enumerate(geo.outlines):
-        fill = LAST_MOVE_FILL if cell in marked else CELL_FILLS[geo.colors[cell] % len(CELL_FILLS)]
+        fill = LAST_MOVE_FILL if cell in marked else tint.get(cell) or CELL_FILLS[geo.colors[cell] % len(CELL_FILLS)]
         points = " ".join(f"{x - x0:.3f},{y1 - y:.3f}" for x, y in outline)
         parts.append(f'<polygon points="{points}" fill="{fill}" stroke="#6b5a45" stroke-width="0.02">'
                      f'<title>{escape(geo.names[cell])}</title></polygon>')

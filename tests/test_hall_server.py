@@ -210,3 +210,25 @@ def test_the_demo_hall_starts_its_own_mosquitto_and_its_boards_play_into_it(tmp_
         assert 'id="board-d1"' in get(demo.server, "/")
     finally:
         demo.stop()
+
+
+def test_a_13x13_territory_game_is_drawn_with_its_territories_and_score(hall) -> None:
+    import engine
+    from controller.event_scripts import random_game
+    from controller.hall_svg import SHARED_FILL, TERRITORY_FILLS
+
+    variant = engine.find_variant("mathematichess")
+    moves = random_game(variant, 20, seed=3)  # placements and board moves, legal by the engine
+    server = hall[0]
+    publish(hall, "m13", sample_state("mathematichess", moves))
+    pos = engine.start_position(variant)
+    for text in moves:
+        pos.push_text(text)
+    score = variant.rules.scoring.score(pos)
+    worth = [t for t in score.territories if t.value]
+    assert worth  # the seed gives a territory worth something
+    card = get(server, "/").split('id="board-m13"')[1].split('<div class="card')[0]
+    assert card.count("<polygon") == 169
+    tints = {TERRITORY_FILLS[t.owner] if t.owner is not None else SHARED_FILL for t in worth}
+    assert all(f'fill="{tint}"' in card for tint in tints)
+    assert f"Score: white {score.totals[0]}, black {score.totals[1]}" in card

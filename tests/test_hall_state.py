@@ -32,3 +32,15 @@ def test_a_new_game_and_a_game_over() -> None:
     assert kinds(events_of(sample_state("chess", ["f2f3", "e7e5", "g2g4"]), mate)) == [
         ("move", 4, "d8h4"), ("end", 4, "0-1")]
     assert events_of(mate, mate) == []
+
+
+def test_a_reader_far_behind_the_hall_redraws_every_board() -> None:
+    from controller.hall_model import HallModel
+    from controller.hall_wire import dumps
+
+    model = HallModel()
+    model.recent = type(model.recent)(maxlen=3)
+    for n, name in enumerate(("a", "b", "c", "d", "e")):
+        assert model.feed(f"chessery/hall/{name}/state", dumps(sample_state("chess", ["e2e4"][:n % 2])))
+    assert model.changed_since(model.version - 1) == ["e"]
+    assert model.changed_since(0) == ["a", "b", "c", "d", "e"]
