@@ -224,7 +224,9 @@ def test_a_13x13_territory_game_is_drawn_with_its_territories_and_score(hall) ->
     pos = engine.start_position(variant)
     for text in moves:
         pos.push_text(text)
-    score = variant.rules.scoring.score(pos)
+    scoring = variant.rules.scoring
+    assert scoring is not None
+    score = scoring.score(pos)
     worth = [t for t in score.territories if t.value]
     assert worth  # the seed gives a territory worth something
     card = get(server, "/").split('id="board-m13"')[1].split('<div class="card')[0]
