@@ -80,6 +80,7 @@ class HallPublisher:
         self._stopping = False
         self._builder = StateBuilder()
         self._state: dict[str, Any] | None = None
+        self._followed: tuple[Any, ...] = ()
         #: Events not yet acknowledged by the broker, oldest first; the state to publish after them.
         self._outbox: deque[bytes] = deque()
         self._state_due = False
@@ -106,7 +107,17 @@ class HallPublisher:
         return self
 
     def follow(self, service: Service) -> None:
-        """After an update was committed (controller thread): publish what changed."""
+        """After an update was committed (controller thread): publish what changed. Most
+        updates (each sensor event of a move under way) change nothing the hall shows: those
+        are told apart by a cheap key before the state is built (which reads the store)."""
+        session = service.session
+        stack = session.position.move_stack
+        kind = session.status.kind
+        key = (session.game_id, session.phase, "idle" if kind == "moving" else kind, len(stack),
+               id(stack[-1]) if stack else 0, tuple(sorted(service.players.items())))
+        if key == self._followed:
+            return
+        self._followed = key
         self.publish_state(self._builder.state(service))
 
     def publish_state(self, state: dict[str, Any]) -> None:
