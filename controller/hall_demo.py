@@ -23,6 +23,9 @@ from .config import Config, GpioConfig
 
 log = logging.getLogger("chessery.hall")
 
+#: How long the demo's player takes to answer a question on the board's screen (ms): long enough
+#: for someone watching the hall page to see the question come and go.
+ANSWER_MS = 700
 #: The demo hall's boards: a plain board, the 48-cell ring, two boards, 10x10.
 DEMO_BOARDS = (("board-1", "chess"), ("ring", "sesqui"), ("alice", "alice"), ("fury", "royal-fury"))
 
@@ -53,7 +56,7 @@ class DemoHall:
 
     def _board(self, config: Config, name: str, variant: engine.Variant) -> None:
         from .board_map import SensorMap
-        from .service import DEMO_ANSWER_MS, DemoBoard, Service, demo_script
+        from .service import DemoBoard, Service, demo_script
         from .store import GameStore
 
         lines = demo_script(variant, None, watched=True)
@@ -64,7 +67,7 @@ class DemoHall:
                                gpio=GpioConfig(enabled=False), display="headless",
                                event=replace(config.event, name="Chessery demo hall", round="1"))
         service = Service(board_config, variant, store, SensorMap(variant), answers=answers,
-                          answer_delay_ms=DEMO_ANSWER_MS, print_moves=False)
+                          answer_delay_ms=ANSWER_MS, print_moves=False)
         service.start()
         self.parts.append((board, service, store))
 
