@@ -76,3 +76,23 @@ def test_an_illegal_or_inconsistent_move_from_the_other_board_is_dropped(broker,
         raw.disconnect()
         raw.loop_stop()
         b.stop()
+
+
+def test_a_board_restarted_mid_game_learns_the_other_boards_moves_again(broker) -> None:
+    """Board B (re)starts after A has played: the retained state brings A's game, move by move."""
+    a = HallPublisher(Config(hall=broker.url, hall_board="A")).start()
+    try:
+        a.publish_state(sample_state("chess", GAME[:3], game=2))
+        assert a.connected.wait(TIMEOUT)
+        late: list[tuple[int, int, str]] = []
+        b = RemoteBoard(Config(hall=broker.url, hall_board="B"), "A", CHESS,
+                        on_move=lambda game, ply, move: late.append((game, ply, move))).start()
+        try:
+            assert b.wait_for(3, TIMEOUT)
+            a.publish_state(sample_state("chess", GAME[:4], game=2))
+            assert b.wait_for(4, TIMEOUT)
+            assert late == [(2, ply, move) for ply, move in enumerate(GAME[:4], 1)]
+        finally:
+            b.stop()
+    finally:
+        a.stop()
