@@ -144,7 +144,7 @@ class HallModel:
             return False  # a repeat (a resend whose first copy arrived)
         board.last = key
         board.events.append(event)
-        return False  # the state that follows every event redraws the board
+        return False  # the state that follows every event redraws the board (and its event log)
 
     # -- readers -----------------------------------------------------------------------------------
     def wait(self, version: int, timeout: float) -> int:

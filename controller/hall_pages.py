@@ -145,7 +145,15 @@ def board_body(board: BoardView) -> str:
             f'{"" if board.online else " &middot; <b>offline</b>"}</p>'
             f'{board_svg(board.variant, board.cells, board.last_cells, px=480, territories=board.territories)}'
             f'{_score(board)}'
-            f'<table class="moves">{"".join(rows)}</table></div>')
+            f'<table class="moves">{"".join(rows)}</table>{_event_log(board)}</div>')
+
+
+def _event_log(board: BoardView) -> str:
+    """The board's latest events as they came (numbered: a gap says the hall missed some and
+    took the game from the board's state instead)."""
+    items = "".join(f"<li>#{e['seq']} {escape(e['kind'])} {e['ply']} {escape(e['san'] or e['move'])}</li>"
+                    for e in reversed(board.events))
+    return f'<h2>Events</h2><ol class="events">{items}</ol>' if items else ""
 
 
 def board_page(board: BoardView) -> str:

@@ -78,6 +78,8 @@ def test_the_hall_page_shows_each_final_move_of_two_boards_without_reloading(tmp
             browser.get(server.url + "/board/A")
             assert browser.find_element("css selector", "#board-A").get_attribute("data-fen") == played["A"].fen()
             assert "Nf6" in browser.find_element("css selector", "table.moves").text
+            events = browser.find_element("css selector", "ol.events").text
+            assert "move 6 Nf6" in events and "move 1 e4" in events
         finally:
             for rig in rigs.values():
                 rig.close()
