@@ -151,10 +151,9 @@ class HallPublisher:
         if self._sender.is_alive():
             self._sender.join(timeout)
         if self.connected.is_set():
-            info = self.client.publish(topic(self.name, "online"), dumps({"online": False}), qos=1, retain=True)
-            deadline = time.monotonic() + timeout
-            while not info.is_published() and time.monotonic() < deadline and self.connected.is_set():
-                self.connected.wait(0.02)
+            mid = self.client.publish(topic(self.name, "online"), dumps({"online": False}), qos=1, retain=True).mid
+            with self._wake:
+                self._wake.wait_for(lambda: mid in self._acked or not self.connected.is_set(), timeout)
         self.client.disconnect()
         self.client.loop_stop()
 
