@@ -61,7 +61,9 @@ def board_svg(variant: Variant, cells: Sequence[int], last: Sequence[int] = (), 
         size = min(_extent(geo.outlines[cell])) * 0.8
         parts.append(f'<text x="{cx - x0:.3f}" y="{y1 - cy:.3f}" font-size="{size:.3f}" text-anchor="middle" '
                      f'dominant-baseline="central" fill="{SIDE_FILLS[side % len(SIDE_FILLS)]}" '
-                     f'stroke="{SIDE_STROKES[side % len(SIDE_STROKES)]}" stroke-width="{size * 0.04:.3f}" '
+                     f'stroke="{SIDE_STROKES[side % len(SIDE_STROKES)]}" stroke-width="{size * 0.06:.3f}" '
+                     # the outline under the fill: on a thin letter a stroke on top hides the side's colour
+                     f'paint-order="stroke" font-weight="bold" '
                      f'data-cell="{escape(geo.names[cell])}" data-piece="{escape(variant.symbol(code))}">'
                      f'{escape(_symbol(variant, code))}</text>')
     parts.append("</svg>")
