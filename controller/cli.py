@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "display.commands",
     "controller.score_commands",
     "controller.service_commands",
+    "controller.hall_server",
 )
 
 

@@ -88,6 +88,15 @@ class Config:
     time_control: str = ""
     operator_pin: str = ""
     status_file: str = ""
+    hall: str = ""
+    hall_board: str = ""
+    hall_user: str = ""
+    hall_password: str = ""
+    hall_tls_ca: str = ""
+    hall_tls_cert: str = ""
+    hall_tls_key: str = ""
+    hall_listen: str = "127.0.0.1:8080"
+    hall_alert_s: int = 10
     timing: Timing = field(default_factory=Timing)
     gpio: GpioConfig = field(default_factory=GpioConfig)
     event: EventConfig = field(default_factory=EventConfig)
@@ -176,6 +185,31 @@ def _time_control(v: Any) -> str:
     return parse_time_control(_str(v)).text
 
 
+def _hall(v: Any) -> str:
+    from .hall_wire import parse_broker
+
+    return "" if v == "" else parse_broker(_str(v)).url
+
+
+def _hall_board(v: Any) -> str:
+    from .hall_wire import check_name
+
+    return check_name(v)
+
+
+def _listen(v: Any) -> str:
+    host, _, port = _str(v).rpartition(":")
+    if not host or not port.isdigit() or not 0 <= int(port) < 65536:  # 0: any free port
+        raise ValueError(f"expected HOST:PORT like 127.0.0.1:8080, got {v!r}")
+    return v
+
+
+def _seconds(v: Any) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 3600:
+        raise ValueError(f"expected seconds, a whole number from 1 to 3600, got {v!r}")
+    return v
+
+
 def _digits(v: Any) -> str:
     if isinstance(v, int) and not isinstance(v, bool):
         v = str(v)
@@ -209,6 +243,15 @@ KEYS: dict[str, tuple[Callable[[Any], Any], str]] = {
     "clock.pause_on_fix": (_bool, "stop the clock while the board must be fixed"),
     "status_file": (_str, "file the service keeps its status in, for chessery status (empty: the user runtime "
                           "folder)"),
+    "hall": (_hall, "MQTT broker of the hall, mqtt://host:port or mqtts://host:port (TLS); empty: no hall"),
+    "hall_board": (_hall_board, "this board's name in the hall (letters, digits, - and _; default: the host name)"),
+    "hall_user": (_str, "user name at the broker (empty: none)"),
+    "hall_password": (_str, "password at the broker"),
+    "hall_tls_ca": (_str, "CA certificate file the broker's certificate is checked against (empty: the system's)"),
+    "hall_tls_cert": (_str, "client certificate file (PEM), with hall_tls_key"),
+    "hall_tls_key": (_str, "client key file (PEM), with hall_tls_cert"),
+    "hall_listen": (_listen, "where chessery hall serves its pages, HOST:PORT (default 127.0.0.1:8080)"),
+    "hall_alert_s": (_seconds, "seconds a board may not match its game before the hall's arbiter view says so"),
     # (A board's own drag wait is the board's word; an owner sets drag_ms, which then holds.)
     **{f"timing.{f.name}": (_ms, "ms") for f in fields(Timing) if f.name != "board_drag_ms"},
     "gpio.enabled": (_bool, "false: never touch GPIO"),
@@ -256,6 +299,10 @@ def parse_config(data: dict[str, Any], source: str = "config") -> Config:
         if pin in seen:
             raise ConfigError(f"{source}: gpio.{name}: pin {pin} is already gpio.{seen[pin]}")
         seen[pin] = name
+    if bool(config.hall_tls_cert) != bool(config.hall_tls_key):
+        raise ConfigError(f"{source}: hall_tls_key: a client certificate needs both hall_tls_cert and hall_tls_key")
+    if config.hall_password and not config.hall_user:
+        raise ConfigError(f"{source}: hall_password: a password needs hall_user")
     if (gpio.encoder_a is None) != (gpio.encoder_b is None):
         raise ConfigError(f"{source}: gpio.encoder_b: a rotary encoder needs both encoder_a and encoder_b")
     return config

@@ -24,6 +24,7 @@ from ..board_map import SensorMap
 from ..config import GPIO_PINS, Config
 from ..game_clock import GameClock
 from ..game_extras import GameExtras
+from ..hall_publish import hall_publisher
 from ..inference import Status
 from ..operator_actions import resume_tags
 from ..session import Session, Update
@@ -67,6 +68,7 @@ class Service:
         if config.time_control:
             self.clock = GameClock(config.time_control, config.clock, GameExtras(store.path), variant.nsides)
         self.moved_at: int | None = None
+        self.hall = hall_publisher(config)  # the hall's MQTT broker (None: no hall configured)
         # -- the operator's settings: the menu (controller.menu), the board turned round, names
         self.menu = operator.make_menu(self)
         self.flipped = False
@@ -118,6 +120,8 @@ class Service:
         self.boards.open()
         self._open_panel()
         self.boards.start()
+        if self.hall is not None:
+            self.hall.start(self)
         self.spawn("controller", self.loop.run)
         self.outputs.show()
         if self.status_file.path is not None:
@@ -147,6 +151,8 @@ class Service:
             if t is not threading.current_thread():
                 t.join(2.0)
         self.boards.close()
+        if self.hall is not None:
+            self.hall.stop()
         if self.panel is not None:
             self.panel.close()
         if self.window is not None:
@@ -180,3 +186,5 @@ class Service:
             outcome = self.clock.follow(self.session, update, self.now(), self.moved_at)
             if outcome is not None:
                 self.report(self.session.end(outcome, self.now(), "flag fall"))
+        if self.hall is not None:
+            self.hall.follow(self)  # only committed (final) moves: after the clock took them
