@@ -224,6 +224,10 @@ class Service:
                 # link wakes up (the board's heartbeat wakes it anyway): 50 times a second was 0.7 %
                 # of a core for nothing. The DGT and Millennium drivers keep their own timing.
                 options = {"read_timeout": IDLE_READ_S, "expected_cells": self.map.board_sizes[i]}
+            elif self.config.board == "dgt":
+                # The DGT clock's lever is the clock button (controller/board_clocks.py).
+                options = {**self.config.dgt.driver_options(),
+                           "on_button": lambda word: self.inputs.put(("button", word))}
             link = open_board(self.config.board, url, cell_offset=offset, states_in_events=True,
                               name=f"board {i + 1} ({url})" if len(self.config.port) > 1 else url, **options)
             self.links.append(link)
@@ -737,6 +741,10 @@ class Service:
             tag_game(self)
         if self.clock is not None:
             outcome = self.clock.follow(self.session, update, self.now(), self._moved_at)
+            if update.accepted or update.undone:
+                from .board_clocks import show_on_board_clocks
+
+                show_on_board_clocks(self.links, self.clock, self.session, self.now())
             if outcome is not None:
                 self._report(self.session.end(outcome, self.now(), "flag fall"))
 
