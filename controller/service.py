@@ -231,6 +231,9 @@ class Service:
             link = open_board(self.config.board, url, cell_offset=offset, states_in_events=True,
                               name=f"board {i + 1} ({url})" if len(self.config.port) > 1 else url, **options)
             self.links.append(link)
+        from .board_orientation import expect_resumed_position
+
+        expect_resumed_position(self.links, self.map.offsets(), self.session, self.config.orientation)
         self._open_panel()
         for i, link in enumerate(self.links):
             link.start()

@@ -16,8 +16,16 @@ class MillenniumEmulator(BoardEmulator):
     bits_per_byte_ms = 10 / 38.4  # 38400 baud, 7O1
     COMMAND_LENGTHS: ClassVar[dict[str, int]] = {"S": 3, "V": 3, "X": 3, "T": 3, "W": 7, "R": 5, "L": 1 + 2 + 162 + 2}
 
-    def __init__(self, variant: str = "chess", **options) -> None:
+    def __init__(self, variant: str = "chess", *, r_shape: str = "address", ignore_writes: tuple[int, ...] = (),
+                 **options) -> None:
+        """``r_shape``: how the board answers ``R``: ``"address"`` (``r``, address, value: the
+        ChessLink), ``"value"`` (the value alone) or ``"long"`` (address, value and two more
+        digits), as boards of other makers do. ``ignore_writes``: settings the board keeps as
+        they are, echoing what it keeps."""
         super().__init__(variant, **options)
+        self.r_shape = r_shape
+        self.ignore_writes = ignore_writes
+        self.raw_in = bytearray()  # every byte from the host, as it came (parity bits and all)
         self.settings = {0x00: 0, 0x01: 20, 0x02: 0, 0x03: 50, 0x04: 15}
         if options.get("scan_ms"):
             self.settings[0x01] = max(15, round(self.scan_ms / 2.048))
@@ -62,6 +70,7 @@ class MillenniumEmulator(BoardEmulator):
         return out
 
     def _from_host(self, data: bytes, now: float) -> None:
+        self.raw_in += data
         self._pending += bytes(b & 0x7F for b in data).decode("ascii")
         while self._pending:
             letter = self._pending[0]
@@ -97,11 +106,16 @@ class MillenniumEmulator(BoardEmulator):
             address, value = int(data[:2], 16), int(data[2:4], 16)
             if address == 0x01 and value < 15:
                 value = 20
+            if address in self.ignore_writes:
+                self._send(self._checked(f"w{data[:2]}{self.settings.get(address, 0):02X}"))
+                return
             self.settings[address] = value
             self._send(self._checked("w" + data[:4]))
         elif letter == "R":
             address = int(data[:2], 16)
-            self._send(self._checked(f"r{data[:2]}{self.settings.get(address, 0):02X}"))
+            stored = f"{self.settings.get(address, 0):02X}"
+            reply = {"value": stored, "long": f"{data[:2]}{stored}00"}.get(self.r_shape, f"{data[:2]}{stored}")
+            self._send(self._checked("r" + reply))
         elif letter == "T":
             self._boot(now)
 
