@@ -85,6 +85,14 @@ def test_each_cheap_form_runs_as_written(name: str) -> None:
     assert out.stdout.strip() and not out.stderr
 
 
+def test_render_runs_as_written(tmp_path: Path) -> None:
+    out_file = tmp_path / "frame.png"
+    out = chessery("render", "chess", "--fen", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "--size", "320x240", "--out",
+                   str(out_file))
+    assert out.returncode == 0, out.stderr
+    assert out_file.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 @pytest.mark.parametrize("args", [
     ("perft", "chess", "3", "--divide"),
     ("layouts",),

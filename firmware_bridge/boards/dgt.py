@@ -179,7 +179,9 @@ class DgtDriver(BoardDriver):
         runs (``"left"``, ``"right"``, None), and the last move (DGT 3000). Nothing without a clock."""
         with self._lock:
             if self._serial is not None:
-                self.clock.show(left_ms, right_ms, running, move_text, time.monotonic())
+                now = time.monotonic()
+                # The clock's answer would stand on the line in front of a field update's report.
+                self.clock.show(left_ms, right_ms, running, move_text, now, hold=self._report_due(now))
 
     def _update_info(self) -> None:
         leds = self._lights_usable()
@@ -197,9 +199,9 @@ class DgtDriver(BoardDriver):
             self._ask_board(now)
         if self._dump_asked is not None and now - self._dump_asked > self.retry_interval:
             self._ask_board(now)
-        self.clock.tick(now)
         if self._report_due(now):
             return  # what the board answers would stand on the line in front of a report
+        self.clock.tick(now)
         if now - self._polled > self.poll_ms / 1000:
             self._send_ping(now)
         if now - self._checked > self.check_ms / 1000 and self._dump_asked is None:

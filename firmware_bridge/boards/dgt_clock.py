@@ -64,9 +64,11 @@ class DgtClockLine:
         self._asked_at = now
         self._send(D.clock_command(D.CLOCK_VERSION), now)
 
-    def show(self, left_ms: int, right_ms: int, running: str | None, move_text: str, now: float) -> None:
+    def show(self, left_ms: int, right_ms: int, running: str | None, move_text: str, now: float,
+             hold: bool = False) -> None:
         """Both times, which side runs (``"left"``, ``"right"``, None: stopped), and the move just
-        played on a DGT 3000's display for :data:`MOVE_SHOWN_S`."""
+        played on a DGT 3000's display for :data:`MOVE_SHOWN_S`. ``hold``: only queue it (the
+        next :meth:`tick` sends it), while the board's line must stay free."""
         if self.state is ClockState.ABSENT:
             return
         flags = {"left": D.RUN_LEFT, "right": D.RUN_RIGHT}.get(running or "", D.RUN_PAUSE)
@@ -75,7 +77,8 @@ class DgtClockLine:
         if move_text and self.ascii:
             self._queue.append(D.ascii_text(move_text))
             self._end_at = None
-        self._pump(now)
+        if not hold:
+            self._pump(now)
 
     def handle(self, message: D.ClockTimes | D.ClockAck, now: float) -> None:
         match message:
@@ -125,7 +128,7 @@ class DgtClockLine:
         if self._end_at is not None and now >= self._end_at:
             self._end_at = None
             self._queue.append(D.clock_command(D.CLOCK_END))
-            self._pump(now)
+        self._pump(now)
 
     def _pump(self, now: float) -> None:
         if self._sent_at is None and self._queue and self.state is not ClockState.ABSENT:
