@@ -91,6 +91,8 @@ class DgtClockLine:
                     self.version = (ack.ack2 >> 4, ack.ack2 & 0x0F)
                     if self.state is not ClockState.PRESENT:
                         log.info("DGT clock %d.%d on the board's line", *self.version)
+                        # Its times (and the lever) now, so that the first press is seen as one.
+                        self._write(bytes((D.SEND_CLK,)))
                     self.state = ClockState.PRESENT
                 elif ack.ack1 == D.CLOCK_ASCII and ack.ok:
                     self._end_at = now + MOVE_SHOWN_S

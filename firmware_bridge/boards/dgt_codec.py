@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 # -- commands (host to board) ---------------------------------------------------------------------
 SEND_RESET = 0x40  # idle mode, no updates
+SEND_CLK = 0x41  # answer with the clock's times (a BWTIME message)
 SEND_BRD = 0x42  # answer with a board dump
 SEND_UPDATE_BRD = 0x44  # field updates from now on (no clock messages)
 SEND_UPDATE_NICE = 0x4B  # field updates, and clock messages on change

@@ -112,6 +112,8 @@ class DgtEmulator(BoardEmulator):
             del self._pending[0]
             if cmd == 0x40:
                 self.update_mode = 0
+            elif cmd == 0x41:  # the clock's times, in any mode
+                self._send_times(force=True, asked=True)
             elif cmd == 0x42:
                 self._send(self._message(0x06, bytes(self._piece_code(p) for p in self.seen)))
                 self.host_ready.set()
@@ -158,8 +160,11 @@ class DgtEmulator(BoardEmulator):
         b3 = 0x0A | ((ack0 >> 3) & 0x10) | ((ack1 >> 2) & 0x20)
         self._send(self._message(0x0D, bytes((b0, ack0 & 0x7F, ack1 & 0x7F, b3, ack2 & 0x7F, ack3 & 0x7F, 0))))
 
-    def _send_times(self, force: bool = False) -> None:
-        if self.clock is None or self.update_mode not in (0x43, 0x4B):
+    def _send_times(self, force: bool = False, asked: bool = False) -> None:
+        if not asked and (self.clock is None or self.update_mode not in (0x43, 0x4B)):
+            return
+        if self.clock is None:  # asked: all zeros and "no clock connected"
+            self._send(self._message(0x0D, bytes((0, 0, 0, 0, 0, 0, 0x20))))
             return
         shown = (int(self.clock_ms[0]) // 1000, int(self.clock_ms[1]) // 1000, self.lever_right_high)
         if not force and self.update_mode == 0x4B and shown == self._clock_shown:
