@@ -59,7 +59,7 @@ FORMS = {
     "layouts": ["layouts"],
     "status": ["status", "--status-file", "s.json", "--json"],
     "sim-board": ["sim-board", "--variant", "chess", "--script", "s.txt", "--identity", "--protocol", "dgt",
-                  "--split"],
+                  "--revelation", "--dgt-clock", "--split"],
     "score": ["score", "mathematichess", "--fen",
               "13/13/13/13/13/13/13/13/13/13/13/13/13[9K9Q9T9R9B9N9G9P9F9k9q9t9r9b9n9g9p9f] w - - 0 1"],
 }
