@@ -71,6 +71,19 @@ class ClockConfig:
 
 
 @dataclass(frozen=True)
+class DgtConfig:
+    """DGT boards (docs/boards.md): "auto" leaves it to what the board and its port say."""
+
+    revelation: str = "auto"
+    bluetooth: str = "auto"
+
+    def driver_options(self) -> dict[str, bool]:
+        """The DGT driver's ``revelation`` / ``bluetooth`` options the settings force."""
+        return {name: value == "true" for name, value in (("revelation", self.revelation),
+                                                          ("bluetooth", self.bluetooth)) if value != "auto"}
+
+
+@dataclass(frozen=True)
 class Config:
     variant: str = "chess"
     port: tuple[str, ...] = ()
@@ -101,6 +114,7 @@ class Config:
     gpio: GpioConfig = field(default_factory=GpioConfig)
     event: EventConfig = field(default_factory=EventConfig)
     clock: ClockConfig = field(default_factory=ClockConfig)
+    dgt: DgtConfig = field(default_factory=DgtConfig)
     source: str = ""  # the file read, for messages
 
 
@@ -241,6 +255,10 @@ KEYS: dict[str, tuple[Callable[[Any], Any], str]] = {
     **{f"event.{name}": (_str, "PGN tag") for name in ("name", "site", "round", "white", "black")},
     "clock.pause_on_question": (_bool, "stop the clock while a question is open"),
     "clock.pause_on_fix": (_bool, "stop the clock while the board must be fixed"),
+    "dgt.revelation": (_identity, "auto | true | false: the DGT board is a Revelation II (square lights); "
+                                  "auto: recognised by its long serial number or its port's name"),
+    "dgt.bluetooth": (_identity, "auto | true | false: the DGT board is on Bluetooth (it scans at half speed); "
+                                 "auto: an rfcomm port is"),
     "status_file": (_str, "file the service keeps its status in, for chessery status (empty: the user runtime "
                           "folder)"),
     "hall": (_hall, "MQTT broker of the hall, mqtt://host:port or mqtts://host:port (TLS); empty: no hall"),
@@ -288,8 +306,9 @@ def parse_config(data: dict[str, Any], source: str = "config") -> Config:
     gpio = replace(GpioConfig(), **{k[5:]: v for k, v in values.items() if k.startswith("gpio.")})
     event = replace(EventConfig(), **{k[6:]: v for k, v in values.items() if k.startswith("event.")})
     clock = replace(ClockConfig(), **{k[6:]: v for k, v in values.items() if k.startswith("clock.")})
+    dgt = replace(DgtConfig(), **{k[4:]: v for k, v in values.items() if k.startswith("dgt.")})
     top = {k: v for k, v in values.items() if "." not in k}
-    config = Config(**top, timing=timing, gpio=gpio, event=event, clock=clock, source=source)
+    config = Config(**top, timing=timing, gpio=gpio, event=event, clock=clock, dgt=dgt, source=source)
     values = asdict(gpio)
     pins = [(name, values[name]) for name in GPIO_PINS]
     seen: dict[Pin, str] = {}

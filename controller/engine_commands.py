@@ -6,15 +6,16 @@ path of a variant file (docs/variants.md)."""
 from __future__ import annotations
 
 import argparse
+import sys
 
-from engine import IllegalMoveError, Outcome, Position, find_variant, parse_fen, start_position, variant_names
+from engine import IllegalMoveError, Outcome, Position, find_variant, parse_game_fen, start_position, variant_names
 from engine.perft import divide, perft
 from engine.variant import user_variant_names
 
 
 def _position(args: argparse.Namespace):
     variant = find_variant(args.variant)
-    return parse_fen(variant, args.fen) if args.fen else start_position(variant)
+    return parse_game_fen(variant, args.fen) if args.fen else start_position(variant)
 
 
 def cmd_variants(args: argparse.Namespace) -> int:
@@ -49,9 +50,14 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
+    """A finished position has no moves: none on stdout (scripts read one move a line) and the
+    outcome on stderr for a person, exit status 0 (docs/notation.md, "Finished positions")."""
     pos = _position(args)
-    for move in pos.legal_moves():
+    for move in pos.variant.rules.playable_moves(pos):
         print(pos.move_text(move))
+    over = pos.outcome()
+    if over is not None:
+        print(f"chessery moves: the game is over: {outcome_text(pos, over)}", file=sys.stderr)
     return 0
 
 

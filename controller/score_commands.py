@@ -39,13 +39,13 @@ def score_lines(variant: Variant, score: Score) -> list[str]:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from engine import find_variant, parse_fen, start_position
+    from engine import find_variant, parse_game_fen, start_position
 
     variant = find_variant(args.variant)
     scoring = variant.rules.scoring
     if scoring is None:
         raise ValueError(f"variant {variant.name} has no territory scores")
-    pos = parse_fen(variant, args.fen) if args.fen else start_position(variant)
+    pos = parse_game_fen(variant, args.fen) if args.fen else start_position(variant)
     for line in score_lines(variant, scoring.score(pos)):
         print(line)
     return 0

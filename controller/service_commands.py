@@ -23,7 +23,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     variant = engine.find_variant(args.variant)
     commands = load_script(args.script, variant)
-    pos = engine.parse_fen(variant, args.fen) if args.fen else engine.start_position(variant)
+    pos = engine.parse_game_fen(variant, args.fen) if args.fen else engine.start_position(variant)
     identity = args.identity or script_uses_identity(commands)
 
     last = [None]

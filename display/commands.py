@@ -30,10 +30,10 @@ def cmd_render(args: argparse.Namespace) -> int:
         raise ValueError(f"--out {args.out!r}: the frame is written as PNG, name a .png file")
     if not out.parent.is_dir():
         raise ValueError(f"--out {args.out!r}: directory {str(out.parent)!r} does not exist")
-    from engine import find_variant, parse_fen, start_position
+    from engine import find_variant, parse_game_fen, start_position
 
     variant = find_variant(args.variant)
-    pos = parse_fen(variant, args.fen) if args.fen else start_position(variant)
+    pos = parse_game_fen(variant, args.fen) if args.fen else start_position(variant)
 
     # Heavy imports only here: ``chessery variants`` must not pay for pygame.
     import pygame

@@ -7,11 +7,11 @@ from .errors import ChesseryError, IllegalMoveError, PositionError, VariantError
 from .geometry import Geometry
 from .moves import Move
 from .notation import format_fen, move_text
-from .position import Outcome, Position, parse_fen, start_position
+from .position import Outcome, Position, parse_fen, parse_game_fen, start_position
 from .variant import Variant, find_variant, variant_names
 
 __all__ = [
     "ChesseryError", "Geometry", "IllegalMoveError", "Move", "Outcome", "Position", "PositionError", "Variant",
     "VariantError",
-    "find_variant", "format_fen", "move_text", "parse_fen", "start_position", "variant_names",
+    "find_variant", "format_fen", "move_text", "parse_fen", "parse_game_fen", "start_position", "variant_names",
 ]

@@ -7,11 +7,12 @@ from .position import Position
 
 def perft(pos: Position, depth: int) -> int:
     """Leaf count at ``depth``; the last ply is counted without being played (bulk counting,
-    as python-chess's and most engines' perft do)."""
+    as python-chess's and most engines' perft do). A finished position has no moves
+    (``Rules.playable_moves``), so the count stops there: 0 below depth 0."""
     if depth <= 0:
         return 1
     rules = pos.variant.rules
-    moves = rules.legal_moves(pos)
+    moves = rules.playable_moves(pos)
     if depth == 1:
         return len(moves)
     total = 0
@@ -25,7 +26,7 @@ def perft(pos: Position, depth: int) -> int:
 def divide(pos: Position, depth: int) -> list[tuple[str, int]]:
     """Per root move: its text and the leaf count below it."""
     out = []
-    for move in pos.legal_moves():
+    for move in pos.variant.rules.playable_moves(pos):
         pos.push(move)
         out.append((pos.move_text(move), perft(pos, depth - 1)))
         pos.pop()

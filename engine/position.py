@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, PositionError
 from .moves import DROP, EN_PASSANT, REMOVE, Move
 from .notation import format_fen, move_text, read_position
 
@@ -280,3 +280,18 @@ def parse_fen(variant: Variant, text: str) -> Position:
 
 def start_position(variant: Variant) -> Position:
     return parse_fen(variant, variant.start)
+
+
+def parse_game_fen(variant: Variant, text: str) -> Position:
+    """``parse_fen`` for a position to play from (the commands, a game's start): also refuse one
+    where a side that starts with royals has none, which would otherwise read as a game already
+    won by a royal's capture. ``parse_fen`` itself reads such part positions (studies of a few
+    men, the tests'). Variants whose sides start without royals (Gryphon) need none."""
+    pos = parse_fen(variant, text)
+    rules = variant.rules
+    for side in range(variant.nsides):
+        if variant.royal_count[side] and not rules.royal_cells(pos.board, side):
+            names = sorted({variant.kinds[variant.kind_at[c]].name for c in rules.royal_codes[side]})
+            raise PositionError(f"{variant.name}: {variant.sides[side]} has no {' or '.join(names)}, "
+                                f"which the game needs")
+    return pos

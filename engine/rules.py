@@ -103,6 +103,8 @@ class Rules:
         self._has_legal = stage("has_legal_move")
         self._validate = stage("validate")
         self._promotion_choices = stage("promotion_choices")
+        #: The hash of the position whose outcome ``playable_moves`` asks, having found moves.
+        self._moving_hash: int | None = None
         movers: dict[str, Mover] = {}
         for comp in comps:
             movers.update(comp.movers())
@@ -181,8 +183,27 @@ class Rules:
             moves = select(pos, moves)
         return moves
 
+    def playable_moves(self, pos: Position) -> list[Move]:
+        """The moves of the game: none in a finished position (``outcome`` names its end: a bare
+        king, a captured royal, a line, a repetition...), else ``legal_moves``. The commands
+        (``moves``, ``perft``, ``play``) answer with this; ``legal_moves`` stays what the men
+        can do, the end not asked, as python-chess and Fairy-Stockfish list them and as studies of
+        part positions (men without their royals) need (docs/notation.md, "Finished positions")."""
+        moves = self.legal_moves(pos)
+        if moves:
+            self._moving_hash = pos.hash  # the outcome's "can the side move?" is answered: yes
+            try:
+                over = self.outcome(pos) is not None
+            finally:
+                self._moving_hash = None
+            if over:
+                return []
+        return moves
+
     def has_legal_move(self, pos: Position) -> bool:
         """Whether the side to move has any legal move (outcome checks ask this every ply)."""
+        if pos.hash == self._moving_hash:
+            return True
         for answer in self._has_legal:
             known = answer(pos)
             if known is not None:

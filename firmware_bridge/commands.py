@@ -56,7 +56,9 @@ def cmd_sim_board(args: argparse.Namespace) -> int:
                             cells=cells)
         from .boards.emulators import EMULATORS
 
-        options: dict[str, Any] = {"revelation": True} if args.revelation and args.protocol == "dgt" else {}
+        options: dict[str, Any] = {}
+        if args.protocol == "dgt":
+            options = {"revelation": args.revelation, "clock": (2, 2) if args.dgt_clock else None}
         return EMULATORS[args.protocol](args.variant, faults=faults, seed=args.seed, link_path=link,
                                         scan_ms=args.scan_ms, turned=args.turned, empty=args.empty, cells=cells,
                                         **options)
@@ -130,6 +132,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--scan-ms", type=float, help="dgt/millennium: full scan period (default 220 / 41)")
     p.add_argument("--turned", action="store_true", help="dgt/millennium: the board stands turned round")
     p.add_argument("--revelation", action="store_true", help="dgt: a Revelation II (square lights)")
+    p.add_argument("--dgt-clock", action="store_true", help="dgt: a DGT 3000 clock plugged into the board")
     p.add_argument("--script", required=True, help="event script file")
     p.add_argument("--identity", action="store_true", help="report which piece stands on a cell (FEN letters)")
     p.add_argument("--faults", default="", help=FAULT_HELP)

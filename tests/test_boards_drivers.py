@@ -85,7 +85,7 @@ def test_dgt_connects_with_the_start_position_and_identity(dgt) -> None:
                   and s.state is LinkState.CONNECTED)
     assert status.pieces is not None and status.pieces[:8] == tuple("RNBQKBNR") and status.pieces[60] == "k"
     assert link.hello is not None and link.hello.identity and not link.hello.lights
-    assert link.hello.board_id == 12345 and link.hello.firmware == "3.1"
+    assert link.hello.board_id == 12345 and link.hello.firmware == "3.01"  # DGT writes 3 and 1 as 3.01
     # It declares its slow scan (the referee's timing follows it); `chessery status` can read it.
     assert link.hello.scan_ms == 250 and link_status(link)["state"] == "connected"
     assert link.ping() < 1.0
@@ -98,16 +98,17 @@ def test_chessery_status_reads_a_maker_board(dgt, tmp_path) -> None:
 
     _board, link = dgt
     entry = link_status(link)
-    assert (entry["state"], entry["firmware"], entry["boot_id"], entry["board_id"]) == ("connected", "3.1", None,
+    assert (entry["state"], entry["firmware"], entry["boot_id"], entry["board_id"]) == ("connected", "3.01", None,
                                                                                          f"{12345:08x}")
     # The line a person reads, from the file as written: the version the emulator replied (3, 1)
-    # reads 3.1 (it once read 3...1, the text joined letter by letter like our firmware's numbers).
+    # reads 3.01 as DGT writes it (it once read 3...1, the text joined letter by letter like our
+    # firmware's numbers).
     from controller.status import format_status, read_status, write_status
 
     path = tmp_path / "status.json"
     write_status(path, {"pid": os.getpid(), "running": True, "updated": 0.0, "boards": [entry]})
     lines = format_status(read_status(path), now=0.0)
-    assert any("firmware 3.1," in line for line in lines), lines
+    assert any("firmware 3.01," in line for line in lines), lines
 
 
 def test_dgt_field_updates_become_events_in_scan_order(dgt) -> None:

@@ -16,9 +16,10 @@ from firmware_bridge.board_link import BoardLink, LinkError
 from firmware_bridge.boards import open_board
 from firmware_bridge.events import LinkState, LinkStatus, Mark, SensorEvent, code_for_piece
 
+from ..board_orientation import expect_resumed_position
 from ..inference import Event
 from ..link_notice import never_connected
-from .bus import Drained, LinkChange, Sensor
+from .bus import Button, Drained, LinkChange, Sensor
 
 if TYPE_CHECKING:
     from .service import Service
@@ -63,9 +64,14 @@ class Boards:
                 # link wakes up (the board's heartbeat wakes it anyway): 50 times a second was 0.7 %
                 # of a core for nothing. The DGT and Millennium drivers keep their own timing.
                 options = {"read_timeout": IDLE_READ_S, "expected_cells": service.map.board_sizes[i]}
+            elif config.board == "dgt":
+                # The DGT clock's lever is the clock button (controller/board_clocks.py).
+                options = {**config.dgt.driver_options(),
+                           "on_button": lambda word: service.inputs.put(Button(word))}
             link = open_board(config.board, url, cell_offset=offset, states_in_events=True,
                               name=f"board {i + 1} ({url})" if len(config.port) > 1 else url, **options)
             self.links.append(link)
+        expect_resumed_position(self.links, service.map.offsets(), service.session, config.orientation)
 
     def start(self) -> None:
         for i, link in enumerate(self.links):

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from engine import Variant
 
 from .. import operator
+from ..board_clocks import show_on_board_clocks
 from ..board_map import SensorMap
 from ..config import GPIO_PINS, Config
 from ..game_clock import GameClock
@@ -184,6 +185,8 @@ class Service:
             operator.tag_game(self)
         if self.clock is not None:
             outcome = self.clock.follow(self.session, update, self.now(), self.moved_at)
+            if update.accepted or update.undone:
+                show_on_board_clocks(self.boards.links, self.clock, self.session, self.now())
             if outcome is not None:
                 self.report(self.session.end(outcome, self.now(), "flag fall"))
         if self.hall is not None:

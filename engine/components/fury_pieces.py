@@ -10,7 +10,8 @@ Travel (to an empty cell): ``queen`` (any distance along the eight lines), ``kni
 * ``swap``: change cells with the first man down a line when he is an enemy (no capture).
 * ``leap``: over a lone enemy down a line (empty cells before him allowed, the cell beyond him
   empty) to any empty cell beyond, then again from there while the leaper is not petrified where
-  it landed; every leap is optional, so each prefix of a chain is a move. Men with the gaze
+  it landed; every leap is optional, so each prefix of a chain is a move. The leaper stands only
+  on its latest landing cell: a later leap may cross or land on a cell it landed on before. Men with the gaze
   (Gorgon, Fury) are never leapt.
 * ``charge``: after arriving, every enemy next to the arrival cell is taken. The Capricorn (and
   the mimicking Mimotaur) charges at the end of a travel move; the Fury after every arrival
@@ -404,10 +405,14 @@ class FuryPieces(Component):
                     saved = [board[c] for c in hit]
                     for c in hit:
                         board[c] = 0
+                    # The leaper stands on its landing cell only: the cells it landed on before
+                    # are empty again, so a later leap may cross or land on them, and a gaze that
+                    # an emptied cell no longer blocks petrifies it here (it then stops).
                     board[land] = code
-                    if not gazed(board, land, code):
-                        chain(land, now_taken, (*landings, land))
+                    petrified = gazed(board, land, code)
                     board[land] = 0
+                    if not petrified:
+                        chain(land, now_taken, (*landings, land))
                     for c, was in zip(hit, saved, strict=True):
                         board[c] = was
                     land = step[land]

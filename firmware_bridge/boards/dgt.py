@@ -1,7 +1,9 @@
 """The DGT e-board driver (USB or serial, 9600 8N1); the wire protocol is in ``dgt_codec``.
 
-Greeting: reset (idle), serial number, long serial number, version, a board dump, then update
-mode (field updates only; we have no use for the clock messages of "update nice").
+Greeting: reset (idle), serial number, long serial number, version, a board dump, then "update
+nice" mode (field updates, and the clock's messages when its times change: only in an update mode
+does the board pass the clock's answers on), then the clock's version (``dgt_clock``: a DGT 3000
+shows both times and the last move, its lever is the clock button; no clock, no difference).
 
 Field updates are fed on as events at once: a board scans its 64 squares in turn (a full scan
 takes 200-250 ms), so updates of one move can come in square order rather than in the order the
@@ -23,18 +25,27 @@ Liveness: the serial number is asked every ``poll_ms`` (and a dump every ``check
 field update lost whole leaves no other trace); no message for ``silence_timeout`` or an
 I/O error ends the session, and the driver reconnects and resynchronises from a dump.
 
-Lights: only a board whose long serial number starts with ``REVII`` (the Revelation II, the DGT
-board with square lights) is sent SET_LEDS; it shows a square lit or dark, so every pattern
-other than ``off`` lights it steadily.
+Lights: only the Revelation II (the DGT board with square lights) is sent SET_LEDS. DGT defines
+the long serial number as ten decimal characters, so a name in it cannot tell; the driver takes a
+board to be one when its long serial number starts with a firmware version (``3.25...``, as the
+Revelation II answers), when the port's name says ``REVII`` (the Bluetooth name PicoChess looks
+for), or when the configuration says so (``dgt.revelation``, docs/configuration.md). Each SET_LEDS
+lights a move's two squares (start and end field, not a range), so the lit squares go out in
+pairs; on firmware newer than 3.21 "off" with start field 0x40 first clears every light. Firmware
+up to 3.21 honours only "on": its lights could never be cleared, so the driver lights nothing on
+it (and says so once). The board shows a square lit or dark: every pattern but ``off`` is steady.
 """
 
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from ..board_link import BoardHello
 from . import dgt_codec as D
+from .dgt_clock import DgtClockLine
 from .dgt_scan import ScanPeriod
 from .driver import BoardDriver
 
@@ -53,14 +64,22 @@ class DgtDriver(BoardDriver):
     serial_options: ClassVar[dict[str, Any]] = {"baudrate": 9600, "bytesize": 8, "parity": "N", "stopbits": 1}
 
     def __init__(self, url: str, *, quiet_ms: int | None = None, poll_ms: int = 1000, check_ms: int = 3000,
-                 **options: Any) -> None:
+                 revelation: bool | None = None, bluetooth: bool | None = None,
+                 on_button: Callable[[str], None] | None = None, **options: Any) -> None:
         """``quiet_ms``: after the last field update, wait this long, then compare with a dump
         (default: one scan and ``REPORT_MARGIN_MS``, the least that keeps the line free).
         ``poll_ms``: ask the serial number this often (liveness). ``check_ms``: compare with a
-        dump this often anyway (a field update lost whole leaves no other trace)."""
+        dump this often anyway (a field update lost whole leaves no other trace).
+        ``revelation``: whether the board is a Revelation II (None: recognise it). ``bluetooth``:
+        whether the port is a Bluetooth link, which halves the scan speed (None: an ``rfcomm``
+        port is). ``on_button``: called with ``"clock"`` when the DGT clock's lever is pressed."""
         super().__init__(url, **options)
         self.quiet_ms = quiet_ms
-        self.scan = ScanPeriod()
+        self.revelation = revelation
+        self.bluetooth = "rfcomm" in url.lower() if bluetooth is None else bluetooth
+        self.scan = ScanPeriod(half_speed=self.bluetooth)
+        self.clock = DgtClockLine(self._write, on_button)
+        self._said_no_lights = False
         self._heard_at = 0.0  # when the latest message from the board arrived
         self._updated_at: float | None = None  # ... the latest field update
         self.poll_ms = poll_ms
@@ -72,6 +91,7 @@ class DgtDriver(BoardDriver):
         self._serial_text = ""
         self._long_serial = ""
         self._version = ""
+        self._firmware: tuple[int, int] | None = None
 
     def _new_reader(self) -> D.DgtReader:
         return D.DgtReader()
@@ -80,7 +100,8 @@ class DgtDriver(BoardDriver):
         self._dump_due = None
         self._write(bytes((D.SEND_RESET, D.SEND_SERIALNR, D.RETURN_LONG_SERIALNR, D.SEND_VERSION)))
         self._ask_board(now)
-        self._write(bytes((D.SEND_UPDATE_BRD,)))
+        self._write(bytes((D.SEND_UPDATE_NICE,)))
+        self.clock.probe(now)
         self._polled = now
 
     def _ask_board(self, now: float) -> None:
@@ -127,13 +148,44 @@ class DgtDriver(BoardDriver):
                 self._update_info()
                 self._answered(now)
             case D.Version(major, minor):
-                self._version = f"{major}.{minor}"
+                self._version = f"{major}.{minor:02d}"
+                self._firmware = (major, minor)
                 self._update_info()
+            case D.ClockTimes() | D.ClockAck():
+                self.counts["clock_messages"] += 1
+                self.clock.handle(message, now)
             case D.Other():
                 self.counts["other_messages"] += 1
 
+    @property
+    def is_revelation(self) -> bool:
+        if self.revelation is not None:
+            return self.revelation
+        return D.revelation_by_serial(self._long_serial) or "REVII" in self.url.upper()
+
+    def _lights_usable(self) -> bool:
+        """A Revelation II whose firmware can put its lights out again (newer than 3.21)."""
+        if not self.is_revelation or self._firmware is None:
+            return False
+        if self._firmware < D.LEDS_CLEAR_FROM:
+            if not self._said_no_lights:
+                self._said_no_lights = True
+                log.warning("%s: Revelation II firmware %s cannot clear its lights; lights not used", self.name,
+                            self._version)
+            return False
+        return True
+
+    def show_clock(self, left_ms: int, right_ms: int, running: str | None, move_text: str = "") -> None:
+        """On a DGT clock plugged into the board: both times (the clock counts them), which side
+        runs (``"left"``, ``"right"``, None), and the last move (DGT 3000). Nothing without a clock."""
+        with self._lock:
+            if self._serial is not None:
+                now = time.monotonic()
+                # The clock's answer would stand on the line in front of a field update's report.
+                self.clock.show(left_ms, right_ms, running, move_text, now, hold=self._report_due(now))
+
     def _update_info(self) -> None:
-        leds = self._long_serial.upper().startswith("REVII")
+        leds = self._lights_usable()
         had_leds = self.hello is not None and self.hello.lights
         number = int(self._serial_text) if self._serial_text.isdigit() else 0
         self.hello = BoardHello("dgt", cells=64, identity=True, lights=leds, scan_ms=self.scan_ms,
@@ -150,13 +202,17 @@ class DgtDriver(BoardDriver):
             self._ask_board(now)
         if self._report_due(now):
             return  # what the board answers would stand on the line in front of a report
+        self.clock.tick(now)
         if now - self._polled > self.poll_ms / 1000:
             self._send_ping(now)
         if now - self._checked > self.check_ms / 1000 and self._dump_asked is None:
             self._ask_board(now)
 
     def _send_leds(self, wire: dict[int, str]) -> None:
-        data = bytearray(D.leds_command(False, 0, 63))
-        for square in sorted(wire):
-            data += D.leds_command(True, square, square)
+        # Each command lights a start and an end square: the lit squares go two at a time.
+        squares = sorted(wire)
+        data = bytearray(D.leds_clear())
+        for i in range(0, len(squares), 2):
+            pair = squares[i:i + 2]
+            data += D.leds_command(True, pair[0], pair[-1])
         self._write(bytes(data))

@@ -18,6 +18,13 @@ shorter. Until enough pairs are in, the slowest period stands. The referee waits
 after a piece's report before it trusts that the piece rests there (``Timing.scan_ms``): the
 board's own period rather than the slowest a DGT board may have is what the latency goal is
 about.
+
+A board on Bluetooth scans at half speed (PicoChess waits 0.5 s for a stable board there, 0.25 s
+on USB). The driver cannot tell the link from the bytes, so it learns it from where the port is:
+an ``rfcomm`` device (the Bluetooth serial port) or the configuration (``dgt.bluetooth``); the
+estimate then works in the doubled range (390-510 ms measures, 400-500 ms declared) and starts
+at 500 ms. Read at the USB range, a 500 ms board would look like a misfit and be declared 250 ms:
+the referee would then trust a piece half a scan too early.
 """
 
 from __future__ import annotations
@@ -36,10 +43,16 @@ SPREAD_MS = 16.0
 
 
 class ScanPeriod:
-    def __init__(self, *, window_ms: float = 700.0, keep: int = 48, need: int = 6, quantile: float = 0.9) -> None:
+    def __init__(self, *, window_ms: float = 700.0, keep: int = 48, need: int = 6, quantile: float = 0.9,
+                 half_speed: bool = False) -> None:
         """``window_ms``: pairs further apart are ambiguous. ``keep`` measures are kept; ``need``
-        are needed before the estimate replaces the slowest period."""
-        self.window_ms = window_ms
+        are needed before the estimate replaces the slowest period. ``half_speed``: a board on
+        Bluetooth (every period doubled)."""
+        factor = 2 if half_speed else 1
+        self.low_ms, self.high_ms = LOW_MS * factor, HIGH_MS * factor
+        self.fastest_ms, self.slowest_ms = FASTEST_MS * factor, SLOWEST_MS * factor
+        self.spread_ms = SPREAD_MS * factor
+        self.window_ms = window_ms * factor
         self.need = need
         self.quantile = quantile
         self._updates: collections.deque[tuple[float, int]] = collections.deque()
@@ -52,11 +65,12 @@ class ScanPeriod:
             self._updates.popleft()
         for t0, s0 in self._updates:
             dt = t_ms - t0
-            measure = _period(dt, (square - s0) % SQUARES)
+            measure = _period(dt, (square - s0) % SQUARES, self.low_ms, self.high_ms)
             if measure is not None:
                 self._measures.append(measure)
-            if dt >= LOW_MS:
-                self._fits.append(measure is not None or _explained(dt, (square - s0) % SQUARES))
+            if dt >= self.low_ms:
+                self._fits.append(measure is not None
+                                  or _explained(dt, (square - s0) % SQUARES, self.low_ms, self.high_ms))
         self._updates.append((t_ms, square))
 
     @property
@@ -67,25 +81,25 @@ class ScanPeriod:
     def ms(self) -> int:
         """The scan period to wait for (whole ms, rounded up)."""
         if len(self._measures) < self.need or 8 * self._fits.count(False) > len(self._fits):
-            return SLOWEST_MS
+            return self.slowest_ms
         ordered = sorted(self._measures)
         high = ordered[min(len(ordered) - 1, math.ceil(self.quantile * (len(ordered) - 1)))]
         low = ordered[int((1 - self.quantile) * (len(ordered) - 1))]
-        if high - low > SPREAD_MS:
-            return SLOWEST_MS  # the measures disagree: not one period seen through jitter
-        return max(FASTEST_MS, min(SLOWEST_MS, math.ceil(high)))
+        if high - low > self.spread_ms:
+            return self.slowest_ms  # the measures disagree: not one period seen through jitter
+        return max(self.fastest_ms, min(self.slowest_ms, math.ceil(high)))
 
 
-def _period(dt: float, squares: int) -> float | None:
+def _period(dt: float, squares: int, low_ms: float = LOW_MS, high_ms: float = HIGH_MS) -> float | None:
     """The scan period that puts two updates ``squares`` apart in scan order ``dt`` ms apart,
     when exactly one whole number of scans between them gives a period in range and they are
     at least one scan apart; None otherwise."""
     fraction = squares / SQUARES
     found: float | None = None
     k = 0 if squares else 1
-    while (fraction + k) * LOW_MS <= dt:
+    while (fraction + k) * low_ms <= dt:
         period = dt / (fraction + k)
-        if period <= HIGH_MS:
+        if period <= high_ms:
             if found is not None:
                 return None
             found = period if fraction + k >= 1 else -1.0
@@ -93,13 +107,13 @@ def _period(dt: float, squares: int) -> float | None:
     return None if found is None or found < 0 else found
 
 
-def _explained(dt: float, squares: int) -> bool:
+def _explained(dt: float, squares: int, low_ms: float = LOW_MS, high_ms: float = HIGH_MS) -> bool:
     """Some whole number of scans of a period in range puts two updates ``squares`` apart ``dt``
     ms apart (whether or not that tells the period)."""
     fraction = squares / SQUARES
     k = 0 if squares else 1
-    while (fraction + k) * LOW_MS <= dt:
-        if dt / (fraction + k) <= HIGH_MS:
+    while (fraction + k) * low_ms <= dt:
+        if dt / (fraction + k) <= high_ms:
             return True
         k += 1
     return False

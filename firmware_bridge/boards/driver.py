@@ -80,6 +80,8 @@ class BoardDriver(PortLink):
         self.silence_timeout = silence_timeout
         #: None until decided; True when the board stands turned round (a8 wired where h1 is).
         self.flipped: bool | None = None
+        #: What the board should show (this board's cells, a1 = 0), when a game is resumed.
+        self._expected: tuple[str | None, ...] | None = None
         self._model: list[str | None] | None = None
         self._reader = self._new_reader()
         self._reads = 0  # full board reports handled
@@ -181,15 +183,33 @@ class BoardDriver(PortLink):
             self._session_answered = True
             self._maybe_connected()
 
+    def expect_position(self, pieces: Sequence[str | None]) -> None:
+        """The position a resumed game stands at (this board's 64 cells, a1 = 0): the first
+        report is read whichever way round matches it better, so a board turned round (a
+        Millennium with its cable on the right sends h1 first) is not read mirrored on resume."""
+        with self._lock:
+            self._expected = tuple(pieces)
+
     def _orient(self, wire: Sequence[str | None]) -> None:
         """Decide once whether the board is turned round: from the first report showing the start
-        position either way round; until then it counts as wired."""
+        position either way round, else from the resumed game's position (``expect_position``),
+        whichever way matches more squares; otherwise it counts as wired."""
         if self.flipped is not None:
             return
         if tuple(wire) == START_WIRE:
             self.flipped = False
         elif tuple(reversed(wire)) == START_WIRE:
             self.flipped = True
+        elif self._expected is not None and len(self._expected) == SQUARES:
+            expected = self._expected
+            wired = sum(wire[cell_to_wire(c)] == expected[c] for c in range(SQUARES))
+            turned = sum(wire[63 - cell_to_wire(c)] == expected[c] for c in range(SQUARES))
+            if turned != wired:
+                self.flipped = turned > wired
+                log.info("%s: the resumed game's position matches the board read %s (%d of 64 squares, %d the "
+                         "other way)", self.name, "turned round" if self.flipped else "as wired",
+                         max(wired, turned), min(wired, turned))
+        if self.flipped:
             log.warning("%s: the board stands turned round (white on the 7th and 8th ranks as wired); "
                         "reading it that way", self.name)
 

@@ -11,6 +11,16 @@ check digits) is dropped and the board asked with ``S`` at once.
 Liveness: ``V`` every ``poll_ms``; silence or an I/O error ends the session and the driver
 reconnects, then resynchronises from ``S``.
 
+Settings: a ``W`` is confirmed only by an echo carrying the value written (an echo of the address
+with another value is logged and the setting written again on the next poll). An ``R`` reply of
+another shape than ``r``, address, value (third-party boards) is logged as far as it can be read
+and the greeting goes on.
+
+Parity: 7O1 is the UART's job; on a Bluetooth serial link (an ``rfcomm`` port, or
+``soft_parity=True``) nothing supplies it, so the driver opens the line 8N1 and puts the odd parity
+in bit 7 of each character it sends (``millennium_codec.with_odd_parity``); what it reads has
+bit 7 stripped either way.
+
 Lights: every ChessLink board has 81 LEDs at the square corners; a lit square lights its four
 corners (``on`` steady, ``blink`` about twice a second, ``fast`` about eight times). No lights:
 ``X``.
@@ -18,8 +28,11 @@ corners (``on`` steady, ``blink`` about twice a second, ``fast`` about eight tim
 
 from __future__ import annotations
 
+import collections
 import logging
 from typing import Any, ClassVar
+
+import serial
 
 from ..board_link import BoardHello
 from . import millennium_codec as M
@@ -40,7 +53,7 @@ class MillenniumDriver(BoardDriver):
     serial_options: ClassVar[dict[str, Any]] = {"baudrate": 38400, "bytesize": 7, "parity": "O", "stopbits": 1}
 
     def __init__(self, url: str, *, scan_time: int = 20, auto_report: int = M.AUTO_ON_CHANGE,
-                 poll_ms: int = 1000, **options: Any) -> None:
+                 poll_ms: int = 1000, soft_parity: bool | None = None, **options: Any) -> None:
         """``scan_time``: units of 2.048 ms (20: 41 ms, the board's default; 15 the least).
         ``auto_report``: 3 (every change, as soon as a scan sees it) or 4..7 (a change seen by
         2..5 scans in a row). The default, 3, is the makers' advice for quick play (the host
@@ -50,12 +63,15 @@ class MillenniumDriver(BoardDriver):
         change two to three scans late, and a piece pausing on its way only once it had stood
         still again somewhere, however long its slide went on."""
         super().__init__(url, **options)
+        #: Parity made here, not by a UART (a Bluetooth serial link: an rfcomm port).
+        self.soft_parity = "rfcomm" in url.lower() if soft_parity is None else soft_parity
         self.scan_time = scan_time
         self.auto_report = auto_report
         self.poll_ms = poll_ms
         self._polled = 0.0
         self._status_asked: float | None = None
         self._settings_confirmed: set[int] = set()
+        self._reads_pending: collections.deque[int] = collections.deque()  # R asked, oldest first
         #: The board's settings as first read (address -> value), before ours were written.
         self.found_settings: dict[int, int] = {}
 
@@ -87,7 +103,9 @@ class MillenniumDriver(BoardDriver):
         # The settings live in the board's EEPROM and outlast us: what the board had before is
         # read first and logged, for an owner who wants it back for other software.
         wanted = self._wanted()
+        self._reads_pending.clear()
         for address in wanted:
+            self._reads_pending.append(address)
             self._write(M.read_setting(address))
         for address, value in wanted.items():
             self._write(M.write_setting(address, value))
@@ -114,15 +132,46 @@ class MillenniumDriver(BoardDriver):
                     self._push_leds()
                 self._answered(now)
             case M.Reply("w", data):
-                self._settings_confirmed.add(int(data[:2], 16))
+                self._echoed(data)
             case M.Reply("r", data):
-                address, value = int(data[:2], 16), int(data[2:4], 16)
-                if address not in self.found_settings:  # (after a reconnect it reads ours)
-                    self.found_settings[address] = value
-                    log.info("%s: the board's setting %02X was %02X (now %02X)", self.name, address, value,
-                             self._wanted().get(address, value))
+                self._setting_read(data)
             case M.Reply(letter, _):
                 self.counts[f"reply_{letter}"] += 1
+
+    def _echoed(self, data: str) -> None:
+        """A ``w`` echo: the setting is confirmed when it carries the value written."""
+        address, value = int(data[:2], 16), int(data[2:4], 16)
+        wanted = self._wanted().get(address)
+        if wanted is None or value == wanted:
+            self._settings_confirmed.add(address)
+            return
+        self.counts["settings_not_taken"] += 1
+        log.warning("%s: the board echoed setting %02X as %02X, not the %02X written; writing it again", self.name,
+                    address, value, wanted)
+
+    def _setting_read(self, data: str) -> None:
+        """An ``r`` reply. The usual shape is the address and the value; a board of another make
+        may answer the value alone (taken for the oldest setting asked) or more digits (the
+        first two read as the value): logged as read, never a reason to stop."""
+        if len(data) >= 4:
+            address, value = int(data[:2], 16), int(data[2:4], 16)
+        elif self._reads_pending:
+            address, value = self._reads_pending[0], int(data, 16)
+        else:
+            self.counts["reply_r_other"] += 1
+            log.info("%s: the board answered a setting read with r%s, which does not say which setting; going on",
+                     self.name, data)
+            return
+        if len(data) != 4:
+            self.counts["reply_r_other"] += 1
+            log.info("%s: the board answered a setting read in another shape (r%s); read as setting %02X = %02X",
+                     self.name, data, address, value)
+        if address in self._reads_pending:
+            self._reads_pending.remove(address)
+        if address not in self.found_settings:  # (after a reconnect it reads ours)
+            self.found_settings[address] = value
+            log.info("%s: the board's setting %02X was %02X (now %02X)", self.name, address, value,
+                     self._wanted().get(address, value))
 
     def _damaged(self, now: float) -> None:
         self.counts["bad_messages"] += 1
@@ -136,6 +185,16 @@ class MillenniumDriver(BoardDriver):
             for address, value in self._wanted().items():
                 if address not in self._settings_confirmed:  # a garbled W: say it again
                     self._write(M.write_setting(address, value))
+
+    def _open(self) -> serial.SerialBase:
+        if not self.soft_parity:
+            return super()._open()
+        # The link carries 8-bit bytes as they are: the parity goes into bit 7 ourselves (_write).
+        return serial.serial_for_url(self.url, timeout=self.read_timeout, write_timeout=1.0, baudrate=38400,
+                                     bytesize=8, parity="N", stopbits=1)
+
+    def _write(self, data: bytes) -> bool:
+        return super()._write(M.with_odd_parity(data) if self.soft_parity else data)
 
     def _send_leds(self, wire: dict[int, str]) -> None:
         if not wire:

@@ -25,6 +25,14 @@ stable scans); 0x03 the timed report interval (units of 4.096 ms). Automatic rep
 same form as the reply to ``S`` and may arrive between any command and its reply, so replies are
 matched by their letter.
 
+Replies to ``R`` come in other shapes from boards of other makers that speak this protocol (the
+value alone, or more digits than two): the reader takes an ``r`` reply of 2, 4 or 6 hex digits,
+whichever length its check digits fit, and the driver logs what it can read of it.
+
+Parity: the line is 7 data bits with odd parity, which a UART supplies. A Bluetooth serial link
+(RFCOMM) carries bytes as they are and sets no parity: there :func:`with_odd_parity` puts the
+parity in bit 7 of each character (the board reads 7O1 on its side of the radio module).
+
 LEDs: 81, at the corners of the squares: LED 1 at the a8 corner, 9 at the a1 corner, 73 at h8,
 81 at h1 (numbered down each file line from the 8th rank, file line by file line).
 """
@@ -35,6 +43,8 @@ from dataclasses import dataclass
 
 #: Reply letter -> total length in characters, the two check digits included.
 REPLY_LENGTHS = {"s": 67, "v": 7, "l": 3, "x": 3, "w": 7, "r": 7}
+#: Other lengths a reply may have (tried after the usual one, where its check digits fit).
+OTHER_LENGTHS = {"r": (5, 9)}
 PIECE_LETTERS = frozenset("KQRBNPkqrbnp")
 SETTING_SCAN_TIME = 0x01
 SETTING_AUTO_REPORT = 0x02
@@ -56,6 +66,12 @@ def check(text: str) -> str:
 def command(text: str) -> bytes:
     """A command as sent: its text and the block check (7-bit ASCII; the UART adds parity)."""
     return (text + check(text)).encode("ascii")
+
+
+def with_odd_parity(data: bytes) -> bytes:
+    """Each 7-bit character with bit 7 set where that makes its count of ones odd (7O1 on a
+    link that leaves parity to the sender)."""
+    return bytes(b & 0x7F | (0x80 if bin(b & 0x7F).count("1") % 2 == 0 else 0) for b in data)
 
 
 def write_setting(address: int, value: int) -> bytes:
@@ -127,6 +143,8 @@ class MillenniumReader:
                 buf = buf[1:]
                 continue
             if len(buf) < length:
+                length = self._other_length(buf) or length  # a short reply need not wait for more
+            if len(buf) < length:
                 # A message cut short by noise must not hold back the ones behind it: if a later
                 # reply letter starts a complete, well-checked message, skip to it.
                 later = next((p for p in range(1, len(buf)) if self._valid_at(buf, p)), None)
@@ -137,9 +155,12 @@ class MillenniumReader:
                 continue
             text, digits = buf[:length - 2], buf[length - 2:length]
             if check(text) != digits.upper():
-                self.errors["bad_check"] += 1
-                buf = buf[1:]
-                continue
+                other = self._other_length(buf)
+                if other is None:
+                    self.errors["bad_check"] += 1
+                    buf = buf[1:]
+                    continue
+                length, text = other, buf[:other - 2]
             message = self._decode(text)
             if message is None:
                 self.errors["bad_value"] += 1
@@ -149,6 +170,15 @@ class MillenniumReader:
             buf = buf[length:]
         self._buf = buf
         return out
+
+    def _other_length(self, buf: str) -> int | None:
+        """A length other than the usual that the reply at the start of ``buf`` has (its check
+        digits fit, its data is hex); None when there is none."""
+        for length in OTHER_LENGTHS.get(buf[0], ()):
+            if len(buf) >= length and check(buf[:length - 2]) == buf[length - 2:length].upper() \
+                    and self._decode(buf[:length - 2]) is not None:
+                return length
+        return None
 
     def _valid_at(self, buf: str, at: int) -> bool:
         length = REPLY_LENGTHS.get(buf[at])
