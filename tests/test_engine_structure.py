@@ -157,3 +157,13 @@ def test_every_registered_component_lives_in_its_own_module() -> None:
 def test_module_names_are_distinct_across_the_engine() -> None:
     counts = Counter(p.name for p in ENGINE.rglob("*.py") if p.name != "__init__.py")
     assert [n for n, k in counts.items() if k > 1] == []
+
+
+def test_the_engine_probes_nothing_with_getattr_or_hasattr() -> None:
+    # Stages are found by looking at the component's class (``overrides``), capabilities are
+    # declared: nothing in the engine asks an object for a name it may not have.
+    probes = [f"{p.relative_to(ENGINE.parent)}:{node.lineno}" for p in sorted(ENGINE.rglob("*.py"))
+              for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+              if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id in ("getattr", "hasattr", "setattr")]
+    assert probes == []
