@@ -1,6 +1,6 @@
 """Move latency on DGT and Millennium boards, next to each board's own scan period.
 
-    PYTHONPATH=. .venv/bin/python bench/boards.py [--moves N] [--board KIND] [--game "e2e4 e7e5 ..."]
+    ./dev bench boards [--moves N] [--board KIND] [--game "e2e4 e7e5 ..."]
         [--slide-rest MS]
 
 A board emulator (real pty, the board's own scan timing) plays a seeded random chess game with
@@ -22,17 +22,13 @@ from __future__ import annotations
 import argparse
 import bisect
 import queue
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from latency import extendable  # (bench/latency.py, beside this script)
-
 import engine
+from bench.latency import extendable
 from controller.event_scripts import Style, random_game, script_for_moves
 from firmware_bridge.board_link import BoardKind
 from firmware_bridge.boards import BOARD_KINDS

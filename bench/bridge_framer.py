@@ -1,6 +1,6 @@
 """How fast the host decodes the sensor-board stream, against references measured in the same run.
 
-    PYTHONPATH=. .venv/bin/python bench/bridge_framer.py
+    ./dev bench bridge_framer
 
 Prints frames per second for the full framer (COBS, CRC, checks, typed messages), for a bare
 reference that only splits at 0x00 and runs crc_hqx (the least any decoder must do), the

@@ -1,9 +1,9 @@
 """A hall under load: N simulated boards publishing into one Mosquitto, the hall serving them,
 and a headless Chromium showing the hall page.
 
-    PYTHONPATH=. .venv/bin/python bench/hall.py [--boards 100 300] [--seconds 60] [--workers 4]
+    ./dev bench hall [--boards 100 300] [--seconds 60] [--workers 4]
                                                 [--move-s 5] [--no-browser]
-    PYTHONPATH=. .venv/bin/python bench/hall.py --remote     # a remote game's hop, A to B
+    ./dev bench hall --remote     # a remote game's hop, A to B
 
 Each board is a real controller.hall_publish.HallPublisher (its own paho client and sender
 thread) fed with a random chess game prepared beforehand (engine moves, SAN, FEN per ply),
@@ -39,7 +39,6 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -149,8 +148,7 @@ def run(boards: int, seconds: float, workers: int, move_s: float, browser: bool)
 
     with tempfile.TemporaryDirectory(prefix="chessery-bench-hall-") as tmp, Mosquitto(Path(tmp) / "broker") as broker:
         hall = subprocess.Popen([sys.executable, "-m", "controller.cli", "hall", "--broker", broker.url, "--listen",
-                                 "127.0.0.1:0"], cwd=REPO, stdout=subprocess.PIPE, text=True,
-                                env=dict(os.environ, PYTHONPATH=str(REPO)))
+                                 "127.0.0.1:0"], cwd=REPO, stdout=subprocess.PIPE, text=True)
         assert hall.stdout is not None
         hall_url = hall.stdout.readline().split()[1]
         arrived: dict[tuple[str, int], float] = {}

@@ -1,6 +1,6 @@
 """The service at rest: memory, time to the first frame, and idle CPU.
 
-    PYTHONPATH=. .venv/bin/python bench/idle.py [--seconds 10]
+    ./dev bench idle [--seconds 10]
 
 1. Time to first frame: ``chessery run --headless`` (the demo on the simulated board) from the
    process's start to its first frame written as a PNG. Goal < 2 s.
@@ -48,7 +48,7 @@ def children(pid: int) -> list[int]:
 
 
 def env(tmp: Path) -> dict[str, str]:
-    e = dict(os.environ, PYTHONPATH=str(REPO), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
+    e = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
              XDG_CONFIG_HOME=str(tmp / "cfg"), XDG_DATA_HOME=str(tmp / "data"), XDG_CACHE_HOME=str(tmp / "cache"))
     e.pop("DISPLAY", None)
     return e

@@ -1,6 +1,6 @@
 """Move-acceptance latency: final moves on real games, the decision core alone, and the whole pipeline.
 
-    PYTHONPATH=. .venv/bin/python bench/latency.py [--games N] [--plies N] [--pipeline-moves N] [--no-pipeline]
+    ./dev bench latency [--games N] [--plies N] [--pipeline-moves N] [--no-pipeline]
         [--cpu] [--variants all|chess,mathematichess,...] [--real-games N] [--no-core]
 
 0. Real games: the 60 historical games of ``tests/data/pgn/historical-games.pgn`` played by the
@@ -35,14 +35,11 @@ import argparse
 import queue
 import random
 import statistics
-import sys
 import tempfile
 import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
 from controller.demo_games import DEMO_GAMES

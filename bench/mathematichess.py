@@ -1,7 +1,7 @@
 """Mathematichess speed: legal moves plus full territory scoring of crowded middle-game positions,
 against FIDE chess start-position move generation measured in the same run.
 
-    PYTHONPATH=. .venv/bin/python bench/mathematichess.py [--seed N]
+    ./dev bench mathematichess [--seed N]
 
 The positions come from a seeded random placement (162 pieces, 7 empty cells) and the same game
 after both terminators and a few moves (160 pieces, 9 empty cells). "per move" is what the

@@ -8,19 +8,15 @@ start, so the middle game is measured too), every node visited (moves listed, ch
 and popped), and prints the cost per node against FIDE chess measured the same way in the same
 run; multi-royal variants are also compared with their single-royal twin on the same board.
 
-    .venv/bin/python bench/perft.py [--quick] [--variants-only]
+    ./dev bench perft [--quick] [--variants-only]
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
 import chess
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import find_variant, parse_fen, start_position, variant_names
 from engine.perft import perft

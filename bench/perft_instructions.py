@@ -7,7 +7,7 @@ executed do not depend on load, so this runs each engine under ``valgrind --tool
 once without it (imports, variant compile, position set-up), and compares the differences: the
 instructions the searches themselves cost.
 
-    .venv/bin/python bench/perft_instructions.py [--depth 3]
+    ./dev bench perft_instructions [--depth 3]
 """
 
 from __future__ import annotations
@@ -28,9 +28,8 @@ FENS = [
     "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
 ]
 
+# Run from the repository root (``-c`` puts the working directory first on the path).
 OURS = """
-import sys
-sys.path.insert(0, {root!r})
 from engine import find_variant, parse_fen
 from engine.perft import perft
 variant = find_variant("chess")
@@ -38,10 +37,8 @@ print(sum(perft(parse_fen(variant, fen), {depth}) for fen in {fens!r}))
 """
 
 THEIRS = """
-import sys
-sys.path.insert(0, {root!r} + "/bench")
 import chess
-from perft import their_perft
+from bench.perft import their_perft
 print(sum(their_perft(chess.Board(fen), {depth}) if {depth} else 1 for fen in {fens!r}))
 """
 
@@ -50,7 +47,7 @@ def instructions(script: str) -> tuple[int, str]:
     """Instructions callgrind counted for running ``script``, and what it printed."""
     with tempfile.TemporaryDirectory() as tmp:
         out = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out",
-                              sys.executable, "-c", script], capture_output=True, text=True, check=True)
+                              sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT)
     found = re.search(r"Collected : (\d+)", out.stderr)
     if not found:
         raise SystemExit(f"no instruction count from valgrind:\n{out.stderr[-2000:]}")
@@ -65,8 +62,8 @@ def main() -> None:
         raise SystemExit("valgrind is not installed (apt install valgrind)")
     counts = {}
     for name, template in (("chessery", OURS), ("python-chess", THEIRS)):
-        full, nodes = instructions(template.format(root=str(ROOT), depth=args.depth, fens=FENS))
-        base, _ = instructions(template.format(root=str(ROOT), depth=0, fens=FENS))
+        full, nodes = instructions(template.format(depth=args.depth, fens=FENS))
+        base, _ = instructions(template.format(depth=0, fens=FENS))
         counts[name] = full - base
         print(f"{name:<13} {nodes:>9} leaves  {full / 1e6:>8.0f} M instructions, {base / 1e6:>5.0f} M of them"
               f" start-up: {(full - base) / 1e6:>6.0f} M for the search")

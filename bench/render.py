@@ -1,7 +1,7 @@
 """Time to render one frame at 800x480 (the official Pi 7" display), against the floor of a plain
 ``Surface.fill`` + ``pygame.display.flip`` of the same size measured in the same run.
 
-    PYTHONPATH=. .venv/bin/python bench/render.py [--frames N]
+    ./dev bench render [--frames N]
 
 Each frame is ``render(view, screen)`` + ``flip()`` on the display surface (SDL's dummy driver
 unless SDL_VIDEODRIVER says otherwise), with the view alternating between two positions so that

@@ -1,6 +1,6 @@
 """Soak: many games back to back through the whole pipeline, watching for leaks.
 
-    PYTHONPATH=. .venv/bin/python bench/soak.py [--games N] [--every K]
+    ./dev bench soak [--games N] [--every K]
 
 The simulated board runs in its own process (``chessery sim-board``: the reference firmware's
 code behind a real pty) and plays N short games in a row, each ending in checkmate, and after
@@ -26,8 +26,6 @@ import threading
 import time
 from functools import partial
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
 from controller.event_scripts import Style, script_for_moves

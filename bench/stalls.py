@@ -1,6 +1,6 @@
 """Host stalls during play: does the referee still record the game the hands played?
 
-    PYTHONPATH=. .venv/bin/python bench/stalls.py [--games N] [--plies N] [--stall-ms MIN,MAX] [--every-ms MIN,MAX]
+    ./dev bench stalls [--games N] [--plies N] [--stall-ms MIN,MAX] [--every-ms MIN,MAX]
 
 Real historical games (``tests/data/pgn/historical-games.pgn``) played by the hand model of
 ``tests/hand_model.py`` (drags, bounces, overlapping hands, fast replies; identity board) on the
@@ -28,8 +28,6 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 import engine
 from firmware_bridge.script import parse_script
 from firmware_bridge.simboard import SimBoard
@@ -48,7 +46,7 @@ def play(moves: list[str], seed: int, stall: tuple[int, int] | None,
     board = SimBoard(variant, identity=True)
     board.start()
     tmp = tempfile.TemporaryDirectory()
-    env = dict(os.environ, PYTHONPATH=str(REPO), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
     proc = subprocess.Popen(
         [sys.executable, "-m", "controller.cli", "run", "--headless", "--no-gpio", "--port", board.path,
          "--db", str(Path(tmp.name) / "games.sqlite3"), "--frame", str(Path(tmp.name) / "frame.png")],

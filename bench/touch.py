@@ -2,7 +2,7 @@
 choice made on the board (a lift and a put-back, the question after it, its answer) and one
 ``Position.legal_moves()``, all measured in this run on the same positions.
 
-    PYTHONPATH=. .venv/bin/python bench/touch.py [--rounds N]
+    ./dev bench touch [--rounds N]
 
 Each round plays Illusionary Piece Chess's four choices from the start, each choice a random
 candidate: once by touches, once by lifts and put-backs. Before every decision the core is

@@ -15,7 +15,7 @@ charging also gives check.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from .capabilities import Agreement, Placement, Scoring, TurnNote
 from .components import Component, Mover, component_class, overrides
@@ -87,22 +87,23 @@ class Rules:
             raise VariantError(f"variant {variant.name}: unknown option {sorted(unknown)[0]!r}: read by none of its "
                                f"rule components ({', '.join(c.name for c in comps) or 'none'})")
 
-        def stage(name: str) -> list[Any]:
-            return [getattr(c, name) for c in comps if overrides(c, name)]
+        def at(stage: str) -> list[Component]:
+            """The components that take part in ``stage``, in order."""
+            return [c for c in comps if overrides(c, stage)]
 
-        self._board_moves = stage("board_moves")
-        self._generate = stage("generate")
-        self._transform = stage("transform")
-        self._filter = stage("filter")
-        self._legality = stage("legality")
-        self._select = stage("select")
-        self._attacks = stage("attacks")
-        self.after_push_stage = stage("after_push")
-        self.next_side_stage = stage("next_side")
-        self._outcome = stage("outcome")
-        self._has_legal = stage("has_legal_move")
-        self._validate = stage("validate")
-        self._promotion_choices = stage("promotion_choices")
+        self._board_moves = [c.board_moves for c in at("board_moves")]
+        self._generate = [c.generate for c in at("generate")]
+        self._transform = [c.transform for c in at("transform")]
+        self._filter = [c.filter for c in at("filter")]
+        self._legality = [c.legality for c in at("legality")]
+        self._select = [c.select for c in at("select")]
+        self._attacks = [c.attacks for c in at("attacks")]
+        self.after_push_stage = [c.after_push for c in at("after_push")]
+        self.next_side_stage = [c.next_side for c in at("next_side")]
+        self._outcome = [c.outcome for c in at("outcome")]
+        self._has_legal = [c.has_legal_move for c in at("has_legal_move")]
+        self._validate = [c.validate for c in at("validate")]
+        self._promotion_choices = [c.promotion_choices for c in at("promotion_choices")]
         #: The hash of the position whose outcome ``playable_moves`` asks, having found moves.
         self._moving_hash: int | None = None
         movers: dict[str, Mover] = {}

@@ -9,6 +9,7 @@ import engine
 from engine import parse_fen, start_position
 from engine.geometry import COMPASS
 from engine.variant import variant_from_toml
+from tests.dreamchess47_setup_checks import sound
 
 DC = engine.find_variant("dreamchess47")
 G = DC.geometry
@@ -219,7 +220,5 @@ def test_start_position_reconstruction(side: str) -> None:
             pos.pop()
 
 
-def test_setup_search_tool_accepts_the_shipped_setup() -> None:
-    from tools.dreamchess47_setups import sound
-
+def test_the_setup_search_accepts_the_shipped_setup() -> None:
     assert sound(start_position(DC).fen().split()[0])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 
 from engine.components import component_class, component_names
@@ -43,11 +44,10 @@ def runtime_imports(root: Path) -> dict[str, dict[str, list[tuple[int, bool]]]]:
             if target in modules and target != name:
                 graph[name].setdefault(target, []).append((line, local))
 
-        def visit(node: ast.AST, local: bool, package: str = package) -> None:
-            for child in ast.iter_child_nodes(node):
+        def visit(nodes: Iterable[ast.AST], local: bool, package: str = package) -> None:
+            for child in nodes:
                 if isinstance(child, ast.If) and _type_checking_only(child):
-                    for other in child.orelse:
-                        visit(other, local)
+                    visit(child.orelse, local)
                     continue
                 if isinstance(child, ast.Import):
                     for alias in child.names:
@@ -64,9 +64,10 @@ def runtime_imports(root: Path) -> dict[str, dict[str, list[tuple[int, bool]]]]:
                         add(base, child.lineno, local)
                     for sub in submodules:
                         add(sub, child.lineno, local)
-                visit(child, local or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+                visit(ast.iter_child_nodes(child),
+                      local or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
 
-        visit(ast.parse(path.read_text(encoding="utf-8")), False)
+        visit(ast.parse(path.read_text(encoding="utf-8")).body, False)
     return graph
 
 
@@ -112,12 +113,12 @@ def test_the_circle_finder_sees_a_circle_through_an_import_in_a_function(tmp_pat
     (pkg / "__init__.py").write_text("")
     (pkg / "sub" / "__init__.py").write_text("from .. import a\n")
     (pkg / "a.py").write_text("from typing import TYPE_CHECKING\nfrom . import b\n"
-                              "if TYPE_CHECKING:\n    from . import c\n")
+                              "if TYPE_CHECKING:\n    from . import c\nelse:\n    import pkg.sub\n")
     (pkg / "b.py").write_text("def f():\n    from .sub import c\n    return c\n")
     (pkg / "sub" / "c.py").write_text("from ..a import x\n")
     (pkg / "c.py").write_text("from . import a\n")
     graph = runtime_imports(pkg)
-    assert graph["pkg.a"] == {"pkg.b": [(2, False)]}  # the TYPE_CHECKING import is left out
+    assert graph["pkg.a"] == {"pkg.b": [(2, False)], "pkg.sub": [(6, False)]}  # TYPE_CHECKING's left out
     assert graph["pkg.b"] == {"pkg.sub.c": [(2, True)]}
     assert find_cycle(graph) == ["pkg.a", "pkg.b", "pkg.sub.c", "pkg.a"]
 
@@ -157,3 +158,13 @@ def test_every_registered_component_lives_in_its_own_module() -> None:
 def test_module_names_are_distinct_across_the_engine() -> None:
     counts = Counter(p.name for p in ENGINE.rglob("*.py") if p.name != "__init__.py")
     assert [n for n, k in counts.items() if k > 1] == []
+
+
+def test_the_engine_probes_nothing_with_getattr_or_hasattr() -> None:
+    # Stages are found by looking at the component's class (``overrides``), capabilities are
+    # declared: nothing in the engine asks an object for a name it may not have.
+    probes = [f"{p.relative_to(ENGINE.parent)}:{node.lineno}" for p in sorted(ENGINE.rglob("*.py"))
+              for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+              if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id in ("getattr", "hasattr", "setattr")]
+    assert probes == []

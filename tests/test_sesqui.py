@@ -13,7 +13,7 @@ import engine
 from engine import parse_fen, start_position
 from engine.components.sesqui_pawns import SesquiPawns, headings
 from engine.variant import variant_from_toml
-from tools.sesqui_setups import defenders, facts
+from tests.sesqui_setup_facts import defenders, facts
 
 SQ = engine.find_variant("sesqui")
 G = SQ.geometry

@@ -2,7 +2,7 @@
 there is one, else (most of the time) the capture of the most valuable man, else a random move.
 Prints the shortest decisive game over the seeds tried, for ``controller/demo_games.py``.
 
-    python tools/demo_search.py rettah --seeds 200 --max-plies 60
+    .venv/bin/python -m tools.demo_search rettah --seeds 200 --max-plies 60     (from the repository root)
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Search every Dream Chess 47 setup that fits our reading of the (lost) diagram.
 
-    PYTHONPATH=. .venv/bin/python tools/dreamchess47_setups.py [--king-anywhere]
+    .venv/bin/python -m tools.dreamchess47_setups [--king-anywhere]     (from the repository root)
 
 Fixed by the text and the issue: each camp fills the 11 corner-only cells of its own supersquare
 with a FIDE set's pieces (king, queen, two Chatelaines for the rooks, two Primates for the
@@ -19,15 +19,10 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import engine
 from engine import parse_fen
+from tests.dreamchess47_setup_checks import VARIANT, sound
 
-VARIANT = engine.find_variant("dreamchess47")
 G = VARIANT.geometry
 WHITE_CAMP = ["a1", "b1", "c1", "d1", "e1", "f1", "a2", "a3", "a4", "a5", "a6"]
 ARMY = "KQCCPPNNSSS"
@@ -74,30 +69,6 @@ def fen_of(white: dict[str, str], symmetry) -> str:
             text += str(empty)
         rows.append(text)
     return "/".join(rows)
-
-
-def value(code: int) -> int:
-    kind = VARIANT.kinds[VARIANT.kind_at[code]]
-    return 1000 if kind.royal else kind.value
-
-
-def sound(fen: str) -> bool:
-    """Neither side in check, and no capture on offer that wins material at once."""
-    for side in "wb":
-        pos = parse_fen(VARIANT, f"{fen} {side} - - 0 1")
-        if pos.is_check():
-            return False
-        for move in pos.legal_moves():
-            if not move.captured:
-                continue
-            if value(move.captured) > value(move.piece):
-                return False
-            pos.push(move)
-            retake = any(m.to == move.to for m in pos.legal_moves())
-            pos.pop()
-            if not retake:
-                return False
-    return True
 
 
 def defended(fen: str) -> int:

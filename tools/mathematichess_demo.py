@@ -10,7 +10,7 @@ cell of them nor any of their settlers (R19), and every move in Mathematichess g
 cell or swaps with a piece next to one: White has no move, and the game ends (R22) with Black
 owning the whole score. The order of the placements is seeded, so the board fills up all over.
 
-    PYTHONPATH=. python tools/mathematichess_demo.py [--seed 7]
+    .venv/bin/python -m tools.mathematichess_demo [--seed 7]
 """
 
 from __future__ import annotations

@@ -154,7 +154,13 @@ def component_names() -> list[str]:
 
 
 def overrides(component: Component, stage: str) -> bool:
-    return getattr(type(component), stage) is not getattr(Component, stage)
+    """Whether the component's class (or a base between it and ``Component``) defines ``stage``."""
+    for cls in type(component).__mro__:
+        if cls is Component:
+            return False
+        if stage in vars(cls):
+            return True
+    return False
 
 
 _loaded = False

@@ -1,0 +1,44 @@
+"""Benchmarks and research scripts run as modules from the repository root (``./dev bench NAME``,
+``python -m tools.NAME``), so none of them edits the import path, no page tells anybody to, and the
+tests import nothing from tools/ (issue 24)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_no_benchmark_or_tool_edits_the_import_path() -> None:
+    offenders = [f"{p.relative_to(ROOT)}:{n}" for p in [*ROOT.glob("bench/*.py"), *ROOT.glob("tools/*.py")]
+                 for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+                 if re.search(r"sys\.path|PYTHONPATH", line)]
+    assert offenders == []
+
+
+def test_no_page_asks_for_pythonpath() -> None:
+    pages = [ROOT / "README.md", *ROOT.glob("docs/**/*.md")]
+    assert [str(p.relative_to(ROOT)) for p in pages if "PYTHONPATH" in p.read_text(encoding="utf-8")] == []
+
+
+def test_no_test_imports_the_research_scripts() -> None:
+    importers = []
+    for path in ROOT.glob("tests/*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            if any(n == "tools" or n.startswith("tools.") for n in names):
+                importers.append(f"{path.name}:{node.lineno}")
+    assert importers == []
+
+
+def test_every_benchmark_is_a_module_of_the_bench_package() -> None:
+    assert (ROOT / "bench" / "__init__.py").is_file()
+    dev = (ROOT / "dev").read_text(encoding="utf-8")
+    assert '-m "bench.$name"' in dev
