@@ -15,6 +15,7 @@ charging also gives check.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .capabilities import Agreement, Placement, Scoring, TurnNote
@@ -107,6 +108,7 @@ class Rules:
         self._outcome = stage("outcome")
         self._has_legal = stage("has_legal_move")
         self._validate = stage("validate")
+        self._evaluate = stage("evaluate")
         movers: dict[str, Mover] = {}
         for comp in comps:
             movers.update(comp.movers())
@@ -499,6 +501,12 @@ class Rules:
             if result is not None:
                 return result
         return None
+
+    def evaluate(self, pos: Position, values: Sequence[int], scores: list[int]) -> None:
+        """The ``evaluate`` stage: every component adds its game's terms to the per-side
+        ``scores`` (centipawns) a search computed from material and placement."""
+        for term in self._evaluate:
+            term(pos, values, scores)
 
     def validate(self, pos: Position) -> None:
         """Raise ``PositionError`` for a position the variant cannot have."""
