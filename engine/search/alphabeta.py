@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..errors import ChesseryError
 from ..moves import Move
 from ..position import Outcome, Position
 from ..variant import Variant
@@ -47,8 +48,9 @@ CHECK_EVERY = 16
 MAX_SKILL = 20
 
 
-class _Abort(Exception):
-    """The deadline passed or the search was stopped: unwind to the root."""
+class _Abort(ChesseryError):
+    """The deadline passed or the search was stopped: unwind to the root (never leaves
+    ``Searcher.search``; a ChesseryError like every exception class of the project)."""
 
 
 @dataclass
