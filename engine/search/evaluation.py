@@ -30,7 +30,7 @@ class Evaluator:
         v = variant
         self.is_royal = v.is_royal
         # Non-royal material at the start: the game phase is the share of it still on the board.
-        self.start_material = max(1, sum(self.tables.values[c] for c in v.start_board if c))
+        self.start_material = max(1, sum(self.tables.values[c] for c in v.start_board if c and not v.is_royal[c]))
         self.codes_by_kind = [[v.code(k, s) for s in range(v.nsides)] for k in range(len(v.kinds))]
         self.neighbours = _neighbours(v)
 
@@ -50,6 +50,7 @@ class Evaluator:
             side = owner[code]
             if is_royal[code]:
                 royals.append((cell, code))
+                scores[side] += values[code]  # 0 unless royals may be taken (not game material)
                 continue
             value = values[code]
             material += value

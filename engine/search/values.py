@@ -4,13 +4,14 @@ A kind with a ``value`` in its variant file is worth that many pawns (x100 centi
 without one is valued by its mobility: the average number of cells its move tables reach from
 every cell of an empty board, on the scale where chess's own men come out near their usual worth
 (knight 5.25 cells -> 233, rook 14 -> 522, queen 22.75 -> 811). A promoting kind without a value
-is a pawn (100). A kind whose movement is coded (a ``hook``) reaches no table cells: 300.
+is a pawn (100). A kind whose movement is coded (a ``hook``) reaches no table cells: 300. A royal
+kind is worth nothing under checkmate rules (losing it is the end) and 1,500 plus its mobility
+where royals are taken.
 
 Placement tables come from the same count: a man is worth a little more where it reaches more
 cells (centralisation falls out of the geometry, also on rings and two boards), a promoting man
-more the nearer it stands to its promotion zone. Royal pieces have no material value (losing them
-is an outcome, which the search sees) and their own table, used by the evaluation's royal-safety
-term.
+more the nearer it stands to its promotion zone. Royal pieces have their own table, used by the
+evaluation's royal-safety term.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ..variant import Variant
 PER_CELL = 33
 BASE = 60
 HOOKED = 300
+CAPTURABLE_ROYAL = 1500
 PAWN = 100
 #: Centipawns per cell reached above the kind's average, in the placement tables.
 PLACEMENT_PER_CELL = 4
@@ -61,6 +63,11 @@ def piece_tables(v: Variant) -> PieceTables:
         centred = tuple(round(PLACEMENT_PER_CELL * (n - mean)) for n in counts)
         if kind.royal:
             royal_centre[code] = centred
+            if v.royalty != "checkmate":
+                # A royal that can be taken: losing it may not end the game at once (Royal Fury
+                # loses on the second fury, draws when both sides lost one), so it is worth more
+                # than any man, and the search never gives it away for nothing.
+                values[code] = CAPTURABLE_ROYAL + round(PER_CELL * mean)
             continue
         if kind.value > 0:
             values[code] = kind.value * 100
