@@ -2,6 +2,7 @@
 
     PYTHONPATH=. .venv/bin/python bench/strength.py [--variants chess,zeta] [--games 20]
         [--movetime 1.0] [--opponents random,greedy,time] [--stockfish] [--max-plies 200] [--seed 1]
+    [--skill 20]
 
 For each variant, games of the search at ``--movetime`` seconds a move against:
 
@@ -83,8 +84,8 @@ def _values(v: Variant) -> tuple[int, ...]:
     return _VALUES[v.name]
 
 
-def search_player(variant_name: str, movetime: float, seed: int) -> Player:
-    searcher = Searcher(find_variant(variant_name), hash_mb=32, seed=seed)
+def search_player(variant_name: str, movetime: float, seed: int, skill: int = 20) -> Player:
+    searcher = Searcher(find_variant(variant_name), hash_mb=32, skill=skill, seed=seed)
 
     def play(pos: Position) -> Move:
         result = searcher.search(pos, Limits(movetime=movetime))
@@ -216,14 +217,16 @@ def main() -> None:
     p.add_argument("--stockfish", action="store_true")
     p.add_argument("--max-plies", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--skill", type=int, default=20, help="our engine's Skill Level (0-20) against random/greedy")
     args = p.parse_args()
     mt = args.movetime
     print(f"# strength: --variants {args.variants} --games {args.games} --movetime {mt} "
-          f"--opponents {args.opponents} --max-plies {args.max_plies} --seed {args.seed}", flush=True)
+          f"--opponents {args.opponents} --max-plies {args.max_plies} --seed {args.seed} --skill {args.skill}",
+          flush=True)
     opponents = [o for o in args.opponents.split(",") if o]
     for name in [n for n in args.variants.split(",") if n]:
-        def ours(seed: int, name: str = name, t: float = mt) -> Player:
-            return search_player(name, t, seed)
+        def ours(seed: int, name: str = name, t: float = mt, skill: int = args.skill) -> Player:
+            return search_player(name, t, seed, skill)
         for opp in opponents:
             if opp == "random":
                 t = match(name, args.games, ours, lambda s: random_player(random.Random(s)), args.seed, args.max_plies)

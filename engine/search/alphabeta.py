@@ -89,6 +89,12 @@ def skill_depth(skill: int) -> int | None:
     return None if skill >= MAX_SKILL else 1 + skill // 4
 
 
+def skill_quiescence(skill: int) -> int:
+    """Capture plies followed beyond the depth at a skill level: the lowest levels do not see a
+    recapture coming, as a beginner does not."""
+    return QUIESCENCE_PLIES if skill >= MAX_SKILL else min(QUIESCENCE_PLIES, skill // 2)
+
+
 def skill_noise(skill: int) -> int:
     """The spread, in centipawns, of the noise added to root moves' scores at a skill level."""
     return max(0, MAX_SKILL - skill) * 20
@@ -111,6 +117,7 @@ class Searcher:
         self.root_side = 0
         self._partial: dict[Move, int] = {}
         self._last_exact: dict[Move, int] = {}
+        self.qplies = QUIESCENCE_PLIES
 
     def new_game(self) -> None:
         self.table.clear()
@@ -133,6 +140,7 @@ class Searcher:
                             moves_to_go=limits.moves_to_go, infinite=False)
         self.deadline = deadline = Deadline(limits, stop, clock)
         self.max_nodes = limits.nodes
+        self.qplies = skill_quiescence(skill)
         self.orderer.new_search()
         moves = self.rules.legal_moves(pos)
         if not moves or pos.outcome() is not None:
@@ -298,7 +306,7 @@ class Searcher:
             if outcome is not None:
                 return self._terminal(outcome, ply)
         stand = self._static()
-        if qply >= QUIESCENCE_PLIES:
+        if qply >= self.qplies:
             return stand
         maximizing = pos.side == self.root_side
         # Standing pat: the side to move need not capture.
