@@ -214,7 +214,9 @@ class UciEngine:
         if mate is None:
             score = f"cp {info.score}"
         else:
-            moves = (abs(mate) + 1) // 2
+            # in the engine's own turns: a round is every side's turn (two half-moves in Meddlers)
+            per_round = self.variant.nsides * (2 if self.variant.rules.multi_move_turns else 1)
+            moves = -(-abs(mate) // per_round)
             score = f"mate {moves if mate > 0 else -moves}"
         ms = max(1, int(info.seconds * 1000))
         pv = " ".join(move_text(self.variant, m) for m in info.pv)
