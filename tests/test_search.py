@@ -9,6 +9,7 @@ import threading
 import pytest
 
 from engine import find_variant, parse_fen, start_position, variant_names
+from engine.components.mutation import Mutation
 from engine.search import MATE_BOUND, Limits, Searcher
 from engine.search.evaluation import Evaluator
 from engine.search.limits import Deadline
@@ -177,3 +178,26 @@ def test_the_evaluate_stage_counts_mathematichess_points() -> None:
     base = [0, 0]
     v.rules.evaluate(pos, Evaluator(v).tables.values, base)
     assert base == list(totals)
+
+
+def test_the_evaluate_stage_values_gryphon_men_by_what_they_become() -> None:
+    v = find_variant("gryphon")
+    pos = start_position(v)
+    values = Evaluator(v).tables.values
+    scores = [0, 0]
+    v.rules.evaluate(pos, values, scores)
+    becomes = v.rules.get(Mutation).becomes
+    # a pawn becomes a knight, a knight a bishop...: each man counts a quarter of what it gains
+    want = sum((values[becomes[c]] - values[c]) // 4 for c in pos.board if c and v.owner[c] == 0 and becomes[c])
+    assert scores[0] == want > 0
+
+
+def test_the_evaluate_stage_counts_the_meddlers_half_moves_to_come() -> None:
+    v = find_variant("meddlers")
+    pos = start_position(v)
+    first = [0, 0]
+    v.rules.evaluate(pos, Evaluator(v).tables.values, first)
+    pos.push_text("e2e4")
+    second = [0, 0]
+    v.rules.evaluate(pos, Evaluator(v).tables.values, second)
+    assert first[0] == 2 * second[0] > 0 and first[1] == second[1] == 0
