@@ -6,9 +6,11 @@
 * ``table``: the transposition table on ``Position.hash``.
 * ``limits``: depth, nodes, time and the stop signal.
 * ``alphabeta``: iterative deepening alpha-beta with quiescence; paranoid for three sides.
+* ``skill``: the skill levels' depth caps, capture depth and noise.
 """
 
-from .alphabeta import MATE, MATE_BOUND, MAX_SKILL, Info, Result, Searcher
+from .alphabeta import MATE, MATE_BOUND, Info, Result, Searcher
 from .limits import Limits
+from .skill import MAX_SKILL
 
 __all__ = ["MATE", "MATE_BOUND", "MAX_SKILL", "Info", "Limits", "Result", "Searcher"]

@@ -31,6 +31,7 @@ from ..variant import Variant
 from .evaluation import Evaluator
 from .limits import Deadline, Limits, StopSignal
 from .ordering import MoveOrderer
+from .skill import MAX_SKILL, QUIESCENCE_PLIES, skill_depth, skill_noise, skill_quiescence
 from .table import EXACT, LOWER, UPPER, Entry, TranspositionTable, move_key
 
 MATE = 1_000_000
@@ -40,13 +41,9 @@ INF = 10 * MATE
 #: Below the root, at most this many moves of a node are searched (see the module docstring).
 WIDE = 48
 ROOT_WIDE = 64
-#: Captures followed at most this deep beyond the nominal depth.
-QUIESCENCE_PLIES = 6
 #: The deadline is looked at every this many nodes (a node costs 50-400 us, the look under 1 us;
 #: a single node of a wide position can cost milliseconds, so every node).
 CHECK_EVERY = 1
-#: Skill levels: 20 plays its best; below, depth is capped and root scores get noise.
-MAX_SKILL = 20
 
 
 class _Abort(ChesseryError):
@@ -82,22 +79,6 @@ class Result:
     nodes: int
     seconds: float
     pv: list[Move] = field(default_factory=list)
-
-
-def skill_depth(skill: int) -> int | None:
-    """The depth cap of a skill level (None: no cap)."""
-    return None if skill >= MAX_SKILL else 1 + skill // 4
-
-
-def skill_quiescence(skill: int) -> int:
-    """Capture plies followed beyond the depth at a skill level: the lowest levels do not see a
-    recapture coming, as a beginner does not."""
-    return QUIESCENCE_PLIES if skill >= MAX_SKILL else min(QUIESCENCE_PLIES, skill // 2)
-
-
-def skill_noise(skill: int) -> int:
-    """The spread, in centipawns, of the noise added to root moves' scores at a skill level."""
-    return max(0, MAX_SKILL - skill) * 20
 
 
 class Searcher:
