@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -169,7 +170,11 @@ def stockfish_match(games: int, movetime: float, seed: int) -> None:
     import chess
     import chess.engine
 
-    with chess.engine.SimpleEngine.popen_uci("stockfish") as sf:
+    # Debian puts it in /usr/games, which a script's PATH may lack
+    command = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
+    if command is None:
+        raise SystemExit("--stockfish: no stockfish found (apt-get install stockfish)")
+    with chess.engine.SimpleEngine.popen_uci(command) as sf:
         sf.configure({"Skill Level": 0})
         ours = Searcher(find_variant("chess"), hash_mb=32, seed=seed)
         v = find_variant("chess")
@@ -213,7 +218,7 @@ def main() -> None:
     p.add_argument("--variants", default=",".join(variant_names()))
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--movetime", type=float, default=1.0)
-    p.add_argument("--opponents", default="random,greedy,time")
+    p.add_argument("--opponents", default="random,greedy,time", help="comma list; empty: none (with --stockfish)")
     p.add_argument("--stockfish", action="store_true")
     p.add_argument("--max-plies", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
