@@ -10,7 +10,7 @@ import pytest
 
 from engine import find_variant, parse_fen, start_position, variant_names
 from engine.components.mutation import Mutation
-from engine.search import MATE_BOUND, Limits, Searcher
+from engine.search import MATE, MATE_BOUND, Limits, Searcher
 from engine.search.evaluation import Evaluator
 from engine.search.limits import Deadline
 
@@ -201,3 +201,13 @@ def test_the_evaluate_stage_counts_the_meddlers_half_moves_to_come() -> None:
     second = [0, 0]
     v.rules.evaluate(pos, Evaluator(v).tables.values, second)
     assert first[0] == 2 * second[0] > 0 and first[1] == second[1] == 0
+
+
+def test_a_mate_in_two_by_checks_is_seen_through_quiescence() -> None:
+    # Rd8+ Rxd8 Rxd8#: at depth 2 the mating recapture lies beyond the depth, where a side in
+    # check answers with every move instead of standing pat
+    v = find_variant("chess")
+    pos = parse_fen(v, "2r3k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1")
+    result = Searcher(v).search(pos, Limits(depth=2))
+    assert result.move is not None and pos.move_text(result.move) == "d2d8"
+    assert result.score == MATE - 3

@@ -38,6 +38,8 @@ MATE = 1_000_000
 #: Scores beyond this are mates (won or lost in ``MATE - |score|`` plies).
 MATE_BOUND = MATE - 10_000
 INF = 10 * MATE
+#: Quiescence plies in which a side in check searches every answer instead of standing pat.
+EVASION_PLIES = 2
 #: Below the root, at most this many moves of a node are searched (see the module docstring).
 WIDE = 48
 ROOT_WIDE = 64
@@ -99,6 +101,7 @@ class Searcher:
         self._partial: dict[Move, int] = {}
         self._last_exact: dict[Move, int] = {}
         self.qplies = QUIESCENCE_PLIES
+        self.checks_matter = variant.royalty == "checkmate"
 
     def new_game(self) -> None:
         self.table.clear()
@@ -122,6 +125,7 @@ class Searcher:
         self.deadline = deadline = Deadline(limits, stop, clock)
         self.max_nodes = limits.nodes
         self.qplies = skill_quiescence(skill)
+        self.checks_matter = self.v.royalty == "checkmate"
         self.orderer.new_search()
         moves = self.rules.legal_moves(pos)
         if not moves or pos.outcome() is not None:
@@ -290,17 +294,24 @@ class Searcher:
         if qply >= self.qplies:
             return stand
         maximizing = pos.side == self.root_side
-        # Standing pat: the side to move need not capture.
-        if maximizing:
-            if stand >= beta:
-                return stand
-            alpha = max(alpha, stand)
+        rules = self.rules
+        if self.checks_matter and qply < EVASION_PLIES and rules.in_check(pos):
+            # In check there is no standing pat: every answer is searched, so a mate by a capture
+            # or a check just beyond the depth is seen (no answer: the outcome said so above).
+            best = -INF if maximizing else INF
+            captures = self.orderer.order(rules.legal_moves(pos), None, min(ply, 127))
         else:
-            if stand <= alpha:
-                return stand
-            beta = min(beta, stand)
-        best = stand
-        captures = self.orderer.captures(self.rules.legal_moves(pos))
+            # Standing pat: the side to move need not capture.
+            if maximizing:
+                if stand >= beta:
+                    return stand
+                alpha = max(alpha, stand)
+            else:
+                if stand <= alpha:
+                    return stand
+                beta = min(beta, stand)
+            best = stand
+            captures = self.orderer.captures(rules.legal_moves(pos))
         for m in captures:
             pos.push(m)
             s = self._quiesce(alpha, beta, ply + 1, qply + 1)
