@@ -2,6 +2,7 @@
 
     PYTHONPATH=. .venv/bin/python bench/search.py [--variants chess,zeta] [--movetime 1.0]
         [--positions 3] [--perft-depth 2] [--memory-seconds 3]
+    PYTHONPATH=. .venv/bin/python bench/search.py --core [--core-games 6]
 
 For each variant, in the same run: the search's nodes per second over ``--positions`` positions
 (the start, then positions after seeded random plies; ``--movetime`` seconds each), and
@@ -11,11 +12,17 @@ cost per *played* position is the comparable figure: a search node generates, pu
 evaluates). ``--memory-seconds``: the peak resident memory (VmHWM) of a ``chessery engine``
 process after a search of that many seconds in chess and in Mathematichess (UCI dialogue over
 pipes, the real process).
+
+``--core``: the referee's decision core (``bench/latency.py``'s core bench, chess) timed twice in
+the same run: alone, and while a ``chessery engine`` process searches (``go infinite``) beside
+it at niceness 10, which is how a game against the computer runs it (``controller/uci_player.py``):
+the engine in its own process never holds the referee's interpreter.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import subprocess
 import sys
@@ -24,6 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from controller.uci_player import ENGINE_NICENESS
 from engine import Position, find_variant, start_position, variant_names
 from engine.search import Limits, Searcher
 
@@ -94,6 +102,30 @@ def engine_memory(variant: str, seconds: float) -> int:
             proc.wait(timeout=30)
 
 
+def core_beside_a_search(games: int, plies: int) -> None:
+    from latency import core_bench  # (bench/latency.py, beside this script)
+
+    print("## the referee's core alone", flush=True)
+    core_bench("chess", games, plies)
+    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "engine"], cwd=ROOT, text=True,
+                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    assert proc.stdin is not None
+    os.setpriority(os.PRIO_PROCESS, proc.pid, ENGINE_NICENESS)  # as controller/uci_player.py runs it
+    try:
+        proc.stdin.write("position startpos moves e2e4 e7e5 g1f3 b8c6\ngo infinite\n")
+        proc.stdin.flush()
+        time.sleep(0.5)  # a bench, not a test: let the search get going
+        print("## the referee's core while a chessery engine process searches", flush=True)
+        core_bench("chess", games, plies)
+        proc.stdin.write("stop\nquit\n")
+        proc.stdin.flush()
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=30)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--variants", default=",".join(variant_names()))
@@ -102,7 +134,12 @@ def main() -> None:
     p.add_argument("--perft-depth", type=int, default=2)
     p.add_argument("--memory-seconds", type=float, default=3.0)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--core", action="store_true", help="only the referee's core p99 alone and beside a search")
+    p.add_argument("--core-games", type=int, default=6)
     args = p.parse_args()
+    if args.core:
+        core_beside_a_search(args.core_games, 80)
+        return
     print(f"# search: --variants {args.variants} --movetime {args.movetime} --positions {args.positions} "
           f"--perft-depth {args.perft_depth} --memory-seconds {args.memory_seconds}", flush=True)
     print(f"{'variant':20s} {'nodes/s':>8s} {'depth':>6s} {'us/node':>8s}   {'perft us/leaf':>13s} "

@@ -1,8 +1,9 @@
 """A side played by a UCI engine in its own process: Chessery's own (``computer[:LEVEL]``, that is
 ``chessery engine``) or any other (``uci:COMMAND``, e.g. Stockfish for chess).
 
-The engine thinks in its process while the referee goes on; ``ask`` returns at once with a
-``Request`` whose ``done`` event is set when the best move (or an error) is in. A variant other
+The engine thinks in its process, at a lower priority (niceness 10), while the referee goes on;
+``ask`` returns at once with a ``Request`` whose ``done`` event is set when the best move (or an
+error) is in. A variant other
 than chess is set through ``UCI_Variant``; an engine that does not list it is refused with a
 one-line error, as is a command that does not start or does not speak UCI.
 """
@@ -10,6 +11,7 @@ one-line error, as is a command that does not start or does not speak UCI.
 from __future__ import annotations
 
 import contextlib
+import os
 import queue
 import subprocess
 import threading
@@ -23,6 +25,8 @@ from .players import Player, PlayerError, PlayerKind
 
 #: Seconds an engine has to answer ``uci`` and ``isready``.
 HANDSHAKE = 30.0
+#: The engine process's niceness (higher: lower priority than the referee).
+ENGINE_NICENESS = 10
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -53,6 +57,9 @@ class EnginePlayer:
                                          cwd=ROOT if player.kind == PlayerKind.COMPUTER else None)
         except OSError as exc:
             raise PlayerError(f"{player.text()}: cannot start {command[0]!r}: {exc.strerror or exc}") from None
+        # The referee must win the processor whenever both want it: the engine runs niced.
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, self.proc.pid, ENGINE_NICENESS)
         self.lines: queue.Queue[str | None] = queue.Queue()
         self._lock = threading.Lock()
         self._pending: Request | None = None
