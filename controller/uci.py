@@ -1,7 +1,8 @@
 """``chessery engine``: Chessery's own search (``engine.search``) as a UCI engine.
 
 The dialogue is the UCI protocol with the variant extensions other variant engines use:
-``UCI_Variant`` (a combo listing every shipped variant; a variant file's path is accepted too),
+``UCI_Variant`` (a combo listing every shipped variant, then the user's own variant files by name
+as ``chessery variants`` does; any variant file's path is accepted too),
 positions as ``position startpos|fen FEN [moves M...]`` in the engine's move text (what
 ``chessery moves`` prints), and ``bestmove (none)`` when the side to move has no move.
 
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 
 from engine import ChesseryError, Position, find_variant, move_text, parse_fen, start_position, variant_names
 from engine.search import MAX_SKILL, Info, Limits, Result, Searcher
-from engine.variant import Variant
+from engine.variant import Variant, user_variant_names
 
 NAME = "Chessery"
 AUTHOR = "the Chessery project"
@@ -89,7 +90,7 @@ class UciEngine:
     def _uci(self, _args: list[str]) -> None:
         self.send(f"id name {NAME}")
         self.send(f"id author {AUTHOR}")
-        names = " ".join(f"var {n}" for n in variant_names())
+        names = " ".join(f"var {n}" for n in variant_names() + user_variant_names())
         self.send(f"option name UCI_Variant type combo default {DEFAULT_VARIANT} {names}")
         self.send(f"option name Skill Level type spin default {MAX_SKILL} min 0 max {MAX_SKILL}")
         self.send(f"option name Hash type spin default {DEFAULT_HASH} min 1 max {MAX_HASH}")

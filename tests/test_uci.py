@@ -12,6 +12,7 @@ import chess.engine
 import pytest
 
 from engine import find_variant, start_position, variant_names
+from engine.variant import user_variant_names
 
 from .uci_client import ROOT, UciClient
 
@@ -40,7 +41,7 @@ def test_python_chess_sees_our_id_and_options(sf_like: chess.engine.SimpleEngine
     assert sf_like.id["name"] == "Chessery"
     variant = sf_like.options["UCI_Variant"]
     assert variant.type == "combo" and variant.default == "chess"
-    assert list(variant.var or ()) == variant_names()
+    assert list(variant.var or ()) == variant_names() + user_variant_names()
     skill = sf_like.options["Skill Level"]
     assert (skill.min, skill.max, skill.default) == (0, 20, 20)
     assert sf_like.options["Hash"].type == "spin"
@@ -164,3 +165,20 @@ def test_the_clock_of_a_third_side_is_read_by_its_name(client: UciClient) -> Non
     # 300 ms for red: a few plies at most, never the blue clock's 100 s share
     depths = [int(line.split()[2]) for line in lines if line.startswith("info depth")]
     assert depths and max(depths) <= 6
+
+
+def test_the_users_own_variants_are_listed_and_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "quick.toml").write_text('inherits = "chess"\ntitle = "Quick chess"\n'
+                                        'start = "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1"\n')
+    monkeypatch.setenv("CHESSERY_VARIANTS_DIR", str(tmp_path))
+    c = UciClient()
+    try:
+        option = next(line for line in c.ask("uci", "uciok") if line.startswith("option name UCI_Variant"))
+        assert option.endswith(" var zeta-short var quick")
+        c.send("setoption name UCI_Variant value quick")
+        c.send("position startpos")
+        best = c.bestmove("go depth 1")
+        pos = start_position(find_variant(str(tmp_path / "quick.toml")))
+        assert best in {pos.move_text(m) for m in pos.legal_moves()}
+    finally:
+        c.close()
