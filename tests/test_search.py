@@ -10,6 +10,7 @@ import pytest
 
 from engine import find_variant, parse_fen, start_position, variant_names
 from engine.components.mutation import Mutation
+from engine.components.three_sides import ThreeSides
 from engine.search import MATE, MATE_BOUND, Limits, Searcher
 from engine.search.evaluation import Evaluator
 from engine.search.limits import Deadline
@@ -211,3 +212,24 @@ def test_a_mate_in_two_by_checks_is_seen_through_quiescence() -> None:
     result = Searcher(v).search(pos, Limits(depth=2))
     assert result.move is not None and pos.move_text(result.move) == "d2d8"
     assert result.score == MATE - 3
+
+
+def test_the_evaluate_stage_rewards_pressure_on_the_left_hand_opponent_only() -> None:
+    v = find_variant("triscacia")
+    pos = start_position(v)
+    values = Evaluator(v).tables.values
+    before = [0, 0, 0]
+    v.rules.evaluate(pos, values, before)
+    three = v.rules.get(ThreeSides)
+    blue, green, red = 0, 1, 2
+    # a blue man put next to green's king (blue's left-hand opponent) counts; next to red's not
+    green_king = v.rules.royal_cells(pos.board, green)[0]
+    red_king = v.rules.royal_cells(pos.board, red)[0]
+    queen = v.code(v.kind_index["Q"], blue)
+    for king, gain in ((green_king, True), (red_king, False)):
+        cell = next(c for c in sorted(three.near[king]) if not pos.board[c])
+        pos.board[cell] = queen
+        after = [0, 0, 0]
+        v.rules.evaluate(pos, values, after)
+        pos.board[cell] = 0
+        assert (after[blue] > before[blue]) == gain and after[green] == before[green]
