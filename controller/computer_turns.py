@@ -4,7 +4,8 @@ the board then shows is that one.
 
 The service calls ``update(position)`` with every final position (never a provisional reading: an
 engine answers only about a final move), ``poll()`` in its loop for the move to show, and
-``check(move)`` when the next move is final on the board. Engines run in their own processes
+``check(move)`` when the next move is final on the board; ``hint(position)`` asks for the
+human's best move. Engines run in their own processes
 (``EnginePlayer``): nothing here waits for one, so the referee's decisions are never slowed.
 """
 
@@ -17,7 +18,7 @@ from enum import Enum
 from engine import Move, Position
 
 from .computer_move import BoardSteps, board_steps
-from .players import Player
+from .players import Player, PlayerKind
 from .uci_player import EnginePlayer, Request
 
 
@@ -40,6 +41,8 @@ class ComputerTurns:
     def __init__(self, players: dict[int, Player], position: Position, go: str = "go movetime 1000",
                  start: Callable[[Player, Position], EnginePlayer] = EnginePlayer) -> None:
         self.go = go
+        self._start = start
+        self._hinter: EnginePlayer | None = None
         # one process per engine side, started now so a bad command is an error before the game
         self.engines: dict[int, EnginePlayer] = {}
         try:
@@ -100,11 +103,21 @@ class ComputerTurns:
             return ""
         return f"that is not the computer's move: play {shown.text} ({'; '.join(shown.steps.steps)})"
 
-    def hint(self) -> ComputerMove | None:
-        """The move being shown, for a hint to the human (None while none is known)."""
+    def shown(self) -> ComputerMove | None:
+        """The computer's move being shown (None while none is known)."""
         return self._shown
+
+    def hint(self, position: Position) -> Request:
+        """Ask for a hint on ``position`` (a human's turn): Chessery's engine at full strength, in
+        a process of its own started on the first hint; the move arrives on the request."""
+        if self._hinter is None:
+            self._hinter = self._start(Player(PlayerKind.COMPUTER), position)
+        return self._hinter.ask(position, self.go)
 
     def close(self) -> None:
         for engine in self.engines.values():
             engine.close()
         self.engines = {}
+        if self._hinter is not None:
+            self._hinter.close()
+            self._hinter = None

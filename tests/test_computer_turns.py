@@ -36,10 +36,21 @@ def test_a_human_against_the_computer_in_chess() -> None:
         other = next(m for m in pos.legal_moves() if m != shown.move)
         assert turns.check(other).startswith(f"that is not the computer's move: play {shown.text}")
         assert turns.check(shown.move) == ""
-        assert turns.hint() == shown
+        assert turns.shown() == shown
         pos.push(shown.move)
         turns.update(pos)
         assert turns.state == TurnState.IDLE and turns.poll() is None
+    finally:
+        turns.close()
+
+
+def test_a_hint_for_the_human_is_a_legal_move_of_his() -> None:
+    pos = start_position(find_variant("alice"))
+    turns = ComputerTurns({0: HUMAN, 1: parse_player("computer:1")}, pos, go="go nodes 80")
+    try:
+        request = turns.hint(pos)
+        assert request.done.wait(WAIT) and request.move is not None
+        assert request.move in pos.legal_moves() and pos.variant.owner[request.move.piece] == 0
     finally:
         turns.close()
 
