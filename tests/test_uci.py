@@ -3,6 +3,7 @@ for chess, and by a small client of ours (tests/uci_client.py) for the other var
 
 from __future__ import annotations
 
+import random
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -182,3 +183,24 @@ def test_the_users_own_variants_are_listed_and_played(tmp_path: Path, monkeypatc
         assert best in {pos.move_text(m) for m in pos.legal_moves()}
     finally:
         c.close()
+
+
+def test_garbage_lines_never_raise_and_always_get_an_answer() -> None:
+    from controller.uci import UciEngine
+
+    out: list[str] = []
+    engine = UciEngine(out.append, seed=3)
+    rng = random.Random(5)
+    words = ["uci", "go", "position", "fen", "startpos", "moves", "setoption", "name", "value", "depth", "nodes",
+             "-5", "0", "x", "e2e4", "UCI_Variant", "Hash", "Skill", "Level", "infinite", "stop", "wtime", "zeta",
+             "movetime", "1", "redtime", "mate", "8/8/8/8/8/8/8/8", "w", "-", "ucinewgame", "isready"]
+    for _ in range(300):
+        line = " ".join(rng.choice(words) for _ in range(rng.randrange(1, 7)))
+        if line.split()[0] == "go":
+            line = "go depth 1"  # every search bounded: the dialogue goes on without waiting
+        before = len(out)
+        assert engine.handle(line)
+        engine.handle("isready")
+        assert out[-1] == "readyok" and len(out) > before, line
+    engine.finish()
+    assert all(not line.startswith("info string error: search failed") for line in out)
