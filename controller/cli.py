@@ -14,6 +14,7 @@ from engine.errors import ChesseryError
 #: Modules that contribute subcommands, in help order.
 COMMAND_MODULES = (
     "controller.engine_commands",
+    "controller.uci_commands",
     "firmware_bridge.commands",
     "display.commands",
     "controller.score_commands",

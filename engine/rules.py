@@ -15,6 +15,7 @@ charging also gives check.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from .capabilities import Agreement, Placement, Scoring, TurnNote
@@ -103,6 +104,7 @@ class Rules:
         self._outcome = [c.outcome for c in at("outcome")]
         self._has_legal = [c.has_legal_move for c in at("has_legal_move")]
         self._validate = [c.validate for c in at("validate")]
+        self._evaluate = [c.evaluate for c in at("evaluate")]
         self._promotion_choices = [c.promotion_choices for c in at("promotion_choices")]
         #: The hash of the position whose outcome ``playable_moves`` asks, having found moves.
         self._moving_hash: int | None = None
@@ -514,6 +516,12 @@ class Rules:
             if result is not None:
                 return result
         return None
+
+    def evaluate(self, pos: Position, values: Sequence[int], scores: list[int]) -> None:
+        """The ``evaluate`` stage: every component adds its game's terms to the per-side
+        ``scores`` (centipawns) a search computed from material and placement."""
+        for term in self._evaluate:
+            term(pos, values, scores)
 
     def validate(self, pos: Position) -> None:
         """Raise ``PositionError`` for a position the variant cannot have."""

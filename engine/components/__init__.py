@@ -22,6 +22,7 @@ next_side          turn order (two moves a turn, three sides)                   
 outcome            ends the game (checkmate, capture of royals, line, score)     first non-None
 has_legal_move     a cheap answer to "can the side to move move at all?"         first non-None
 validate           rejects positions the variant cannot have                     all
+evaluate           adds the game's own terms to a search's per-side scores       all, in order
 =================  ============================================================  ===============
 
 Capabilities the controller relies on are declared, not discovered: a component lists them in
@@ -33,7 +34,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
 Mover = Callable[["Position", int, int, list["Move"]], None]
 
 STAGES = ("board_moves", "promotion_choices", "generate", "transform", "filter", "legality", "select", "attacks",
-          "after_push", "next_side", "outcome", "has_legal_move", "validate")
+          "after_push", "next_side", "outcome", "has_legal_move", "validate", "evaluate")
 
 
 class Component:
@@ -124,6 +125,12 @@ class Component:
         return None
 
     def validate(self, pos: Position) -> None:
+        return None
+
+    def evaluate(self, pos: Position, values: Sequence[int], scores: list[int]) -> None:
+        """Add this game's terms, in centipawns, to ``scores[side]`` for each side: what a
+        search (``engine.search``) cannot see in material and piece placement. ``values`` is the
+        material the search counts per piece code."""
         return None
 
 

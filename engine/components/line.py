@@ -22,12 +22,17 @@ from ..position import Outcome
 from . import Component, register
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ..moves import Move
     from ..position import Position
     from ..rules import Rules
     from ..variant_data import Variant
 
 _DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
+#: Search terms (centipawns): per man in the enemy half, per square of the longest run, and a run
+#: one short of a line.
+LINE_HALF, LINE_RUN, LINE_THREAT = 15, 12, 150
 
 
 def depths(v: Variant, side: int) -> list[int]:
@@ -198,3 +203,19 @@ class Line(Component):
             if self.line_cells(pos, side):
                 return Outcome("line", side)
         return None
+
+    def evaluate(self, pos: Position, values: Sequence[int], scores: list[int]) -> None:
+        # A search sees a line only when it is complete: reward each side's longest run (more
+        # the nearer it is to a win) and its men in the enemy half, where Zeta's lines must lie.
+        board = pos.board
+        owner = self.v.owner
+        n = self.v.line_length
+        for side in range(self.v.nsides):
+            half = self.enemy_half[side]
+            best = 0
+            for cell, code in enumerate(board):
+                if owner[code] == side:
+                    if cell in half:
+                        scores[side] += LINE_HALF
+                    best = max(best, self.run_through(board, cell, side))
+            scores[side] += LINE_RUN * best * best + (LINE_THREAT if best == n - 1 else 0)

@@ -26,6 +26,8 @@ from . import Component, register
 from .royal_safety import RoyalSafety
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ..moves import Move
     from ..position import Position
     from ..rules import Rules
@@ -33,6 +35,8 @@ if TYPE_CHECKING:
 #: The state key of the second half-move (absent in the first).
 HALF = "half"
 SECOND = "2"
+#: Search term (centipawns) per half-move the side to move has still to make in its turn.
+MEDDLE_HALF = 15
 
 
 @register("meddlers")
@@ -168,6 +172,10 @@ class Meddlers(Component):
         # No enemy man the player may move can move: the second half is skipped.
         del pos.extra[HALF]
         return None
+
+    def evaluate(self, pos: Position, values: Sequence[int], scores: list[int]) -> None:
+        # The side to move still has both halves of its turn (or the meddling half) to come.
+        scores[pos.side] += MEDDLE_HALF if self.second_half(pos) else 2 * MEDDLE_HALF
 
     def validate(self, pos: Position) -> None:
         value = pos.extra.get(HALF)

@@ -17,6 +17,8 @@ from ..moves import PLAIN, build_move
 from . import Component, register
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ..moves import Move
     from ..position import Position
     from ..rules import Rules
@@ -44,6 +46,15 @@ class Mutation(Component):
             if new is not None:
                 self.becomes[code] = v.code(new, v.owner[code])
         self.limits = limits
+
+    def evaluate(self, pos: Position, values: Sequence[int], scores: list[int]) -> None:
+        # A man is partly what it becomes on its next move: a quarter of the difference counts.
+        becomes = self.becomes
+        owner = self.v.owner
+        for code in pos.board:
+            new = becomes[code]
+            if new:
+                scores[owner[code]] += (values[new] - values[code]) // 4
 
     def transform(self, pos: Position, moves: list[Move]) -> list[Move]:
         becomes = self.becomes

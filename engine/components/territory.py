@@ -22,6 +22,8 @@ from .placement import Placement
 from .terminator import SIDE_MARKS, Terminator
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ..moves import Move
     from ..position import Position
     from ..rules import Rules
@@ -110,6 +112,12 @@ class TerritoryRules(Component):
         return Outcome("agreement", _leader(self.score(pos).totals))
 
     # -- stages ---------------------------------------------------------------------------------
+    def evaluate(self, pos: Position, values: Sequence[int], scores: list[int]) -> None:
+        # The game is won on points: the live score (territories and bonuses) counts as it is.
+        totals = self.score(pos).totals
+        for side, points in enumerate(totals):
+            scores[side] += points
+
     def filter(self, pos: Position, moves: list[Move]) -> list[Move]:
         frozen = self.frozen_cells(pos, pos.side)
         if not frozen:

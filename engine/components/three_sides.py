@@ -12,12 +12,41 @@ from ..moves import DROP, PLAIN
 from . import Component, overrides, register
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ..moves import Move
     from ..position import Position
+    from ..rules import Rules
+
+
+#: Search term (centipawns) per man near the royal of the opponent a side may check (its left).
+LEFT_PRESSURE = 8
+#: How near (king steps) a man must stand to count.
+NEAR = 2
 
 
 @register("three_sides")
 class ThreeSides(Component):
+    def __init__(self, rules: Rules) -> None:
+        super().__init__(rules)
+        coords = self.v.geometry.coords
+        # per cell: the cells within NEAR king steps (for the evaluate stage)
+        self.near = [frozenset(c for c, (x2, y2) in enumerate(coords) if max(abs(x - x2), abs(y - y2)) <= NEAR)
+                     for x, y in coords]
+
+    def evaluate(self, pos: Position, values: Sequence[int], scores: list[int]) -> None:
+        # The left/right rule: a side may check only its left-hand opponent, so its men near that
+        # opponent's royal are pressure, while men near the right-hand royal can give no check.
+        v = self.v
+        board = pos.board
+        owner = v.owner
+        is_royal = v.is_royal
+        rules = self.rules
+        for side in range(v.nsides):
+            for royal in rules.royal_cells(board, self.left_of(side)):
+                scores[side] += LEFT_PRESSURE * sum(1 for c in self.near[royal]
+                                                    if owner[board[c]] == side and not is_royal[board[c]])
+
     def left_of(self, side: int) -> int:
         """The opponent ``side`` may check: the next in turn."""
         return (side + 1) % self.v.nsides

@@ -1,0 +1,250 @@
+"""Playing strength of the computer opponent (engine.search), per variant.
+
+    ./dev bench strength [--variants chess,zeta] [--games 20]
+        [--movetime 1.0] [--opponents random,greedy,time] [--stockfish] [--max-plies 200] [--seed 1]
+    [--skill 20]
+
+For each variant, games of the search at ``--movetime`` seconds a move against:
+
+* ``random``: a random mover (goal: at least 95 %);
+* ``greedy``: a one-ply material-greedy player (it takes a win when it has one, else the move
+  leaving it the most material, ties at random; goal: at least 80 %);
+* ``time``: the same search at 4x ``--movetime`` against itself at ``--movetime`` (the issue's
+  2 s against 0.5 s; goal: over 60 % for the longer time).
+
+``--stockfish``: chess against the system's ``stockfish`` at ``Skill Level 0`` (python-chess's
+UCI client; same movetime), and python-chess's random mover as a sanity check.
+
+Colours alternate game by game (three sides: the search takes each seat in turn, the other two are
+the opponent); each game opens with two seeded random plies. A game still going after
+``--max-plies`` plies is adjudicated by the search's own evaluation: a side ahead by 3 pawns or
+more wins, else a draw (reported as ``adj``). Score: win 1, draw 1/2, loss 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine import Move, Position, Variant, find_variant, start_position, variant_names
+from engine.search import Limits, Searcher
+from engine.search.evaluation import Evaluator
+
+Player = Callable[[Position], Move]
+ADJUDICATE = 300
+OPENING_PLIES = 2
+
+
+def random_player(rng: random.Random) -> Player:
+    def play(pos: Position) -> Move:
+        return rng.choice(pos.legal_moves())
+    return play
+
+
+def greedy_player(rng: random.Random) -> Player:
+    """One ply, material only: a winning move if any, else the most material afterwards."""
+    def play(pos: Position) -> Move:
+        v = pos.variant
+        values = _values(v)
+        side = pos.side
+        best: list[Move] = []
+        best_score = None
+        for m in pos.legal_moves():
+            pos.push(m)
+            outcome = pos.outcome()
+            if outcome is not None and outcome.winner == side:
+                pos.pop()
+                return m
+            score = sum(values[c] if v.owner[c] == side else -values[c] for c in pos.board if c)
+            if outcome is not None and outcome.winner is not None:
+                score -= 100_000
+            pos.pop()
+            if best_score is None or score > best_score:
+                best, best_score = [m], score
+            elif score == best_score:
+                best.append(m)
+        return rng.choice(best)
+    return play
+
+
+_VALUES: dict[str, tuple[int, ...]] = {}
+
+
+def _values(v: Variant) -> tuple[int, ...]:
+    """The search's piece values of ``v`` (built once per variant)."""
+    if v.name not in _VALUES:
+        _VALUES[v.name] = Evaluator(v).tables.values
+    return _VALUES[v.name]
+
+
+def search_player(variant_name: str, movetime: float, seed: int, skill: int = 20) -> Player:
+    searcher = Searcher(find_variant(variant_name), hash_mb=32, skill=skill, seed=seed)
+
+    def play(pos: Position) -> Move:
+        result = searcher.search(pos, Limits(movetime=movetime))
+        assert result.move is not None
+        return result.move
+    return play
+
+
+@dataclass
+class Tally:
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    adjudicated: int = 0
+    plies: list[int] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+
+
+def play_game(name: str, seats: list[Player], seed: int, max_plies: int) -> tuple[int | None, int, bool]:
+    """(winner side or None, plies, adjudicated)."""
+    v = find_variant(name)
+    pos = start_position(v)
+    rng = random.Random(seed)
+    plies = 0
+    while plies < max_plies:
+        if pos.outcome() is not None:
+            break
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        move = rng.choice(moves) if plies < OPENING_PLIES else seats[pos.side](pos)
+        pos.push(move)
+        plies += 1
+    outcome = pos.outcome()
+    if outcome is not None or not pos.legal_moves():
+        return (outcome.winner if outcome is not None else None), plies, False
+    scores = Evaluator(v).scores(pos)
+    lead = max(range(v.nsides), key=lambda s: scores[s])
+    others = max(scores[s] for s in range(v.nsides) if s != lead)
+    return (lead if scores[lead] - others >= ADJUDICATE else None), plies, True
+
+
+def match(name: str, games: int, ours: Callable[[int], Player], theirs: Callable[[int], Player], seed: int,
+          max_plies: int) -> Tally:
+    v = find_variant(name)
+    tally = Tally()
+    start = time.perf_counter()
+    for g in range(games):
+        seat = g % v.nsides
+        seats = [theirs(seed * 1000 + g * 10 + s) for s in range(v.nsides)]
+        seats[seat] = ours(seed * 1000 + g)
+        winner, plies, adj = play_game(name, seats, seed * 7919 + g, max_plies)
+        tally.plies.append(plies)
+        tally.adjudicated += adj
+        if winner is None:
+            tally.draws += 1
+        elif winner == seat:
+            tally.wins += 1
+        else:
+            tally.losses += 1
+    tally.seconds = time.perf_counter() - start
+    return tally
+
+
+def report(name: str, label: str, t: Tally, goal: float) -> None:
+    mean = sum(t.plies) / len(t.plies) if t.plies else 0
+    mark = "ok" if t.score >= goal else "BELOW"
+    print(f"{name:20s} {label:18s} games {t.games:3d}  +{t.wins} ={t.draws} -{t.losses}  score {100 * t.score:5.1f}% "
+          f"(goal {100 * goal:.0f}% {mark})  plies {mean:5.1f}  adj {t.adjudicated}  {t.seconds:6.1f}s", flush=True)
+
+
+def stockfish_match(games: int, movetime: float, seed: int) -> None:
+    import chess
+    import chess.engine
+
+    # Debian puts it in /usr/games, which a script's PATH may lack
+    command = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
+    if command is None:
+        raise SystemExit("--stockfish: no stockfish found (apt-get install stockfish)")
+    with chess.engine.SimpleEngine.popen_uci(command) as sf:
+        sf.configure({"Skill Level": 0})
+        ours = Searcher(find_variant("chess"), hash_mb=32, seed=seed)
+        v = find_variant("chess")
+        tally = Tally()
+        start = time.perf_counter()
+        for g in range(games):
+            board = chess.Board()
+            pos = start_position(v)
+            rng = random.Random(seed * 31 + g)
+            our_colour = chess.WHITE if g % 2 == 0 else chess.BLACK
+            plies = 0
+            while not board.is_game_over(claim_draw=True) and plies < 300:
+                if plies < OPENING_PLIES:
+                    uci = rng.choice(list(board.legal_moves)).uci()
+                elif board.turn == our_colour:
+                    result = ours.search(pos, Limits(movetime=movetime))
+                    assert result.move is not None
+                    uci = pos.move_text(result.move)
+                else:
+                    played = sf.play(board, chess.engine.Limit(time=movetime))
+                    assert played.move is not None
+                    uci = played.move.uci()
+                board.push_uci(uci)
+                pos.push_text(uci)
+                plies += 1
+            outcome = board.outcome(claim_draw=True)
+            tally.plies.append(plies)
+            if outcome is None or outcome.winner is None:
+                tally.draws += 1
+                tally.adjudicated += outcome is None
+            elif outcome.winner == our_colour:
+                tally.wins += 1
+            else:
+                tally.losses += 1
+        tally.seconds = time.perf_counter() - start
+        report("chess", "stockfish-skill-0", tally, 0.5)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--variants", default=",".join(variant_names()))
+    p.add_argument("--games", type=int, default=20)
+    p.add_argument("--movetime", type=float, default=1.0)
+    p.add_argument("--opponents", default="random,greedy,time", help="comma list; empty: none (with --stockfish)")
+    p.add_argument("--stockfish", action="store_true")
+    p.add_argument("--max-plies", type=int, default=200)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--skill", type=int, default=20, help="our engine's Skill Level (0-20) against random/greedy")
+    args = p.parse_args()
+    mt = args.movetime
+    print(f"# strength: --variants {args.variants} --games {args.games} --movetime {mt} "
+          f"--opponents {args.opponents} --max-plies {args.max_plies} --seed {args.seed} --skill {args.skill}",
+          flush=True)
+    opponents = [o for o in args.opponents.split(",") if o]
+    for name in [n for n in args.variants.split(",") if n]:
+        def ours(seed: int, name: str = name, t: float = mt, skill: int = args.skill) -> Player:
+            return search_player(name, t, seed, skill)
+        for opp in opponents:
+            if opp == "random":
+                t = match(name, args.games, ours, lambda s: random_player(random.Random(s)), args.seed, args.max_plies)
+                report(name, "vs random", t, 0.95)
+            elif opp == "greedy":
+                t = match(name, args.games, ours, lambda s: greedy_player(random.Random(s)), args.seed, args.max_plies)
+                report(name, "vs greedy", t, 0.80)
+            elif opp == "time":
+                def longer(seed: int, name: str = name, t: float = mt) -> Player:
+                    return search_player(name, 4 * t, seed)
+                t = match(name, args.games, longer, ours, args.seed, args.max_plies)
+                report(name, f"{4 * mt:g}s vs {mt:g}s", t, 0.60)
+            else:
+                raise SystemExit(f"unknown opponent {opp!r} (random, greedy, time)")
+    if args.stockfish:
+        stockfish_match(args.games, mt, args.seed)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,123 @@
+"""The computer's turns in a game at the board, between the referee and the engine processes:
+which side is an engine's, when to ask it, the move to show once it answers, and whether the move
+the board then shows is that one.
+
+The service calls ``update(position)`` with every final position (never a provisional reading: an
+engine answers only about a final move), ``poll()`` in its loop for the move to show, and
+``check(move)`` when the next move is final on the board; ``hint(position)`` asks for the
+human's best move. Engines run in their own processes
+(``EnginePlayer``): nothing here waits for one, so the referee's decisions are never slowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+
+from engine import Move, Position
+
+from .computer_move import BoardSteps, board_steps
+from .players import Player, PlayerKind
+from .uci_player import EnginePlayer, Request
+
+
+class TurnState(Enum):
+    IDLE = "idle"            # a human's turn, or the game is over
+    THINKING = "thinking"    # an engine has the position
+    SHOWING = "showing"      # its move is known: the player carries it out on the board
+    FAILED = "failed"        # the engine gave no legal move (its error is in ``error``)
+
+
+@dataclass(frozen=True)
+class ComputerMove:
+    side: int
+    move: Move
+    text: str
+    steps: BoardSteps
+
+
+class ComputerTurns:
+    def __init__(self, players: dict[int, Player], position: Position, go: str = "go movetime 1000",
+                 start: Callable[[Player, Position], EnginePlayer] = EnginePlayer) -> None:
+        self.go = go
+        self._start = start
+        self._hinter: EnginePlayer | None = None
+        # one process per engine side, started now so a bad command is an error before the game
+        self.engines: dict[int, EnginePlayer] = {}
+        try:
+            for side, player in sorted(players.items()):
+                if player.is_engine:
+                    self.engines[side] = start(player, position)
+        except BaseException:
+            self.close()
+            raise
+        self.state = TurnState.IDLE
+        self.error = ""
+        self._request: Request | None = None
+        self._asked: tuple[int, int] | None = None  # (hash, plies) of the position asked about
+        self._shown: ComputerMove | None = None
+        self._position: Position | None = None
+
+    def update(self, position: Position) -> None:
+        """A new final position: ask its side's engine when that side is a computer's."""
+        key = (position.hash, len(position.move_stack))
+        if key == self._asked:
+            return
+        self._asked = key
+        self._request, self._shown, self.error = None, None, ""
+        engine = self.engines.get(position.side)
+        if engine is None or position.outcome() is not None:
+            self.state = TurnState.IDLE
+            return
+        self._position = position.copy()
+        self._request = engine.ask(self._position, self.go)
+        self.state = TurnState.THINKING
+
+    def poll(self) -> ComputerMove | None:
+        """The computer's move once its engine answered (then every time until the next update)."""
+        request = self._request
+        if self.state == TurnState.THINKING and request is not None and request.done.is_set():
+            pos = self._position
+            assert pos is not None
+            if request.move is None:
+                self.state, self.error = TurnState.FAILED, request.error or "the engine gave no move"
+                return None
+            self._shown = ComputerMove(pos.side, request.move, pos.move_text(request.move),
+                                       board_steps(pos.variant, request.move))
+            self.state = TurnState.SHOWING
+        return self._shown
+
+    def wait(self, timeout: float) -> bool:
+        """Block until the engine asked has answered (tools and tests; the service polls)."""
+        request = self._request
+        return request is not None and request.done.wait(timeout)
+
+    def check(self, move: Move) -> str:
+        """"" when ``move`` (final on the board) is the computer's move being shown, or when no
+        computer move is due; else what to tell the player."""
+        shown = self._shown
+        if self.state == TurnState.THINKING:
+            return "the computer is still thinking: wait for its move"
+        if shown is None or move == shown.move:
+            return ""
+        return f"that is not the computer's move: play {shown.text} ({'; '.join(shown.steps.steps)})"
+
+    def shown(self) -> ComputerMove | None:
+        """The computer's move being shown (None while none is known)."""
+        return self._shown
+
+    def hint(self, position: Position) -> Request:
+        """Ask for a hint on ``position`` (a human's turn): Chessery's engine at full strength, in
+        a process of its own started on the first hint; the move arrives on the request."""
+        if self._hinter is None:
+            self._hinter = self._start(Player(PlayerKind.COMPUTER), position)
+        return self._hinter.ask(position, self.go)
+
+    def close(self) -> None:
+        for engine in self.engines.values():
+            engine.close()
+        self.engines = {}
+        if self._hinter is not None:
+            self._hinter.close()
+            self._hinter = None
