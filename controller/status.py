@@ -16,7 +16,8 @@ stopped), ``variant``, ``game`` (``id``, ``phase``, ``message``), and per board 
 ``state``, ``since`` (when it entered that state), ``problem``, ``board_id``, ``boot_id``,
 ``cells``, ``firmware``, ``identity``, ``last_snapshot`` (Unix time or null) and ``counters``
 (the link's counters: frames, events, gaps, snapshots, resets, and one per error class:
-bad_crc, truncated, wrong_version, oversized, unknown_type, bad_payload, board_<error>).
+bad_crc, truncated, wrong_version, oversized, unknown_type, bad_payload, reused_seq (a frame number the
+board used twice for different frames), board_<error>; ``duplicates`` counts frames sent twice).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ STALE_AFTER = 5 * WRITE_EVERY
 
 #: Counters shown first (the error classes), in this order, then any other counter.
 ERROR_CLASSES = ("bad_crc", "truncated", "wrong_version", "oversized", "unknown_type", "bad_payload", "gaps",
-                 "inconsistent", "silences", "resets")
+                 "inconsistent", "silences", "resets", "reused_seq")
 
 
 class StatusError(ChesseryError, ValueError):
