@@ -195,7 +195,7 @@ class Service:
             from .game_clock import GameClock
             from .game_extras import GameExtras
 
-            self.clock = GameClock(config.time_control, config.clock, GameExtras(store.path), variant.nsides)
+            self.clock = GameClock(config.time_control, config.clock, GameExtras(store), variant.nsides)
         #: Called on the controller thread with each update, right after it was committed.
         self.on_update: Callable[[Update], None] | None = None
         #: Called on the controller thread with the status just shown (screen, panel, board lights).
@@ -383,14 +383,16 @@ class Service:
                         item = self.inputs.get(timeout=timeout)
                     except queue.Empty:
                         item = ("tick",)
-                self._handle(item)
-                # Drain what arrived meanwhile before redrawing: one frame per burst.
-                while True:
-                    try:
-                        self._handle(self.inputs.get_nowait())
-                    except queue.Empty:
-                        break
-                self._due()
+                with self.store.transaction():  # committed in _report, before anything is shown
+                    self._handle(item)
+                    # Drain what arrived meanwhile before redrawing: one frame per burst.
+                    while True:
+                        try:
+                            self._handle(self.inputs.get_nowait())
+                        except queue.Empty:
+                            break
+                    self._due()
+                self.store.retry()  # writes a full disk refused, once there is room
                 if self._finish_at_rest and self._at_rest():
                     self._handle(("quit",))
                 self._show()  # each turn ends showing what it did: the last one before stopping too
@@ -704,6 +706,10 @@ class Service:
         return self.map.readings(values)
 
     def _report(self, update: Update) -> None:
+        # The clock time its mover had left joins the move's transaction; both commit before
+        # anyone is told (the loop holds a store transaction around each turn).
+        flagged = self.clock.follow(self.session, update, self.now(), self._moved_at) if self.clock else None
+        self.store.commit()
         if update.accepted or update.undone:
             stack = self.session.position.move_stack
             self._swap_cells = set()
@@ -735,10 +741,8 @@ class Service:
             from .operator import tag_game
 
             tag_game(self)
-        if self.clock is not None:
-            outcome = self.clock.follow(self.session, update, self.now(), self._moved_at)
-            if outcome is not None:
-                self._report(self.session.end(outcome, self.now(), "flag fall"))
+        if flagged is not None:
+            self._report(self.session.end(flagged, self.now(), "flag fall"))
 
     def _printable(self, update: Update) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The update's moves as stdout shows them: the engine's move text (the contract), or
@@ -773,12 +777,13 @@ class Service:
     # -- output -------------------------------------------------------------------------------------
     def _show(self) -> None:
         status = self.session.status
+        notice = ". ".join(x for x in (self.store.problem, self._notice) if x)  # a full disk first
         self._summary = {"id": self.session.game_id, "phase": self.session.phase,
-                         "message": self._notice or status.message}
+                         "message": notice or status.message}
         if self.window is not None:
             from .screen import view_of
 
-            view = view_of(self.session, ". ".join(x for x in (self._notice, self.clock_note) if x))
+            view = view_of(self.session, ". ".join(x for x in (notice, self.clock_note) if x))
             if self.clock is not None:
                 view = replace(view, clocks=self.clock.seconds(self.now()))
             names = [self.players.get(i, "") for i in range(2)]
@@ -787,7 +792,7 @@ class Service:
             view = replace(view, menu=self.menu.prompt(), menu_button=True, flipped=self.flipped)
             self.window.show(view)
         if self.panel is not None:
-            state = "waiting" if self._notice else "attention" if status.kind in ("ask", "fix") else "ok"
+            state = "waiting" if notice else "attention" if status.kind in ("ask", "fix") else "ok"
             if self.panel.state != state:
                 self.panel.show(state)
         self._board_leds(status)
@@ -951,7 +956,7 @@ def run_service(args: argparse.Namespace) -> int:
 
         answers = [c.answer for c in load_script(args.answers, variant) if isinstance(c, Choose)]
     sensor_map = SensorMap(variant, layout, config.orientation, boards=max(1, len(config.port)))
-    store = GameStore(config.db or None)
+    store = GameStore(config.db or None, demo=bool(demo_lines))
     from display.window import Window
 
     frame = _frame_path(config) if mode == "headless" else None
