@@ -86,9 +86,9 @@ def cmd_status(args: argparse.Namespace) -> int:
     import json
 
     from .config import load_config
-    from .status import StatusError, default_path, format_status, read_status, service_state
+    from .status import StatusError, find_path, format_status, read_status, service_state
 
-    path = args.status_file or load_config(args.config).status_file or default_path()
+    path = args.status_file or load_config(args.config).status_file or find_path()
     from pathlib import Path
 
     try:
