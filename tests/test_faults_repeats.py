@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 
 import engine
+from controller.status import format_status, link_status
 from firmware_bridge import Link, SensorEvent, SimBoard, parse_script
 from firmware_bridge.faults import parse_faults
 from firmware_bridge.messages import Event, Heartbeat
@@ -73,3 +74,7 @@ def test_the_issue_reproduction_through_the_service_records_e4g5(rig) -> None:
     stats = r.service.links[0].stats
     assert stats["reused_seq"] == 1 and stats["gaps"] >= 1, stats
     assert r.store.game(1).moves == tuple(GAME)
+    # `chessery status` names it among the errors
+    lines = format_status({"pid": 1, "running": False, "boards": [link_status(r.service.links[0])]})
+    errors = next(line for line in lines if line.startswith("  errors: "))
+    assert "reused_seq 1" in errors.split(": ", 1)[1].split(", ")
