@@ -16,7 +16,6 @@ from pathlib import Path
 from engine.errors import ChesseryError
 
 from .config import Config
-from .game_extras import GameExtras
 from .pgn import export_pgn
 from .store import GameRecord, GameStore
 
@@ -30,10 +29,9 @@ def game_pgn(store: GameStore, game: GameRecord, config: Config | None = None) -
     its time control and clock comments when it was timed."""
     config = config or Config()
     ev = config.event
-    with GameExtras(store.path) as extras:
-        tags = extras.tags(game.id)
-        clock = extras.clock(game.id)
-        clocks = extras.ply_clocks(game.id, len(game.moves)) if clock else []
+    tags = store.tags(game.id)
+    clock = store.clock(game.id)
+    clocks = store.ply_clocks(game.id, len(game.moves)) if clock else []
     time_control = ""
     if clock is not None:
         from .clock import parse_time_control
@@ -43,9 +41,11 @@ def game_pgn(store: GameStore, game: GameRecord, config: Config | None = None) -
                       time_control=time_control, clocks=clocks)
 
 
-def event_pgn(store: GameStore, config: Config | None = None) -> str:
-    """Every stored game, oldest first, one blank line between games."""
-    return "\n".join(game_pgn(store, store.game(i), config) for i in store.game_ids())
+def event_pgn(store: GameStore, config: Config | None = None, *, variant: str | None = None,
+              demo: bool | None = False) -> str:
+    """Every stored game (of ``variant``; without the demo's games unless ``demo`` is None (with)
+    or True (only)), oldest first; each game ends with a blank line."""
+    return "".join(game_pgn(store, store.game(i), config) for i in store.game_ids(variant, demo))
 
 
 _PARTITION = re.compile(r"^(.*?\d+)p\d+$|^(.*?[a-z])\d+$")

@@ -131,7 +131,7 @@ def set_time_control(service: Service, text: str) -> None:
     if service.clock is None:
         if text == "none":
             return
-        service.clock = GameClock("", service.config.clock, GameExtras(service.store.path), service.variant.nsides)
+        service.clock = GameClock("", service.config.clock, GameExtras(service.store), service.variant.nsides)
     service.clock.set_control(text)
 
 
@@ -178,7 +178,7 @@ def tag_game(service: Service, force: bool = False) -> None:
         return
     from .game_extras import GameExtras
 
-    with GameExtras(service.store.path) as extras:
+    with GameExtras(service.store) as extras:
         for side, name in service.players.items():
             if name and side < len(TAG_OF_SIDE):
                 extras.set_tag(gid, TAG_OF_SIDE[side], name)

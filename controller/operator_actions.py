@@ -82,7 +82,7 @@ def resume_tags(service: Service) -> None:
     from .game_extras import GameExtras
     from .operator import TAG_OF_SIDE
 
-    with GameExtras(service.store.path) as extras:
+    with GameExtras(service.store) as extras:
         tags = extras.tags(gid)
     for side, tag in enumerate(TAG_OF_SIDE):
         if tags.get(tag):
@@ -137,7 +137,7 @@ def games_for_export(service: Service) -> list[tuple[int, str]]:
 
     store = service.store
     out = []
-    with GameExtras(store.path) as extras:
+    with GameExtras(store) as extras:
         for gid in reversed(store.game_ids()[-GAMES_LISTED:]):
             game = store.game(gid)
             tags = extras.tags(gid)

@@ -2,8 +2,9 @@
 
 Tags: the Seven Tag Roster (Event, Site, Date, Round, White, Black, Result) from the game's own
 tags (set at the board through the operator menu) over the configuration's ``[event]`` section,
-then ``Variant`` for anything but chess, ``SetUp``/``FEN`` when the game did not start from the
-variant's start, ``TimeControl`` for a timed game, ``Termination``; with more than two sides ``Players`` and,
+then ``Variant`` for anything but chess, ``SetUp``/``FEN`` when the game did not start from
+chess's start (a variant's own start included: a reader that does not know the variant sets up
+chess), ``TimeControl`` for a timed game, ``Termination``; with more than two sides ``Players`` and,
 for a win, ``Result "*"`` with a ``Winner`` tag naming the side (:func:`pgn_result`). Movetext is SAN for chess
 (``engine.san``; plain ``exd6`` for en passant, as PGN readers expect) and each variant's
 readable notation otherwise; after each move of a timed game a ``{[%clk H:MM:SS]}`` comment
@@ -19,6 +20,9 @@ import engine
 from engine.san import san
 
 from .store import GameRecord
+
+#: Chess's starting position: a game that starts anywhere else gets ``SetUp``/``FEN``.
+CHESS_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 #: The Seven Tag Roster, in its order.
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
@@ -74,7 +78,7 @@ def export_pgn(game: GameRecord, *, event: str = "Chessery game", site: str = "?
     out = [(name, values.pop(name)) for name in ROSTER]
     if variant.name != "chess":
         out.append(("Variant", variant.name))
-    if game.start_fen != variant.start:
+    if game.start_fen != CHESS_START:  # a reader that does not know the variant starts from chess's
         out += [("SetUp", "1"), ("FEN", game.start_fen)]
     if time_control:
         out.append(("TimeControl", time_control))
@@ -103,4 +107,4 @@ def export_pgn(game: GameRecord, *, event: str = "Chessery game", site: str = "?
             tokens.append("{[%clk " + pgn_clock(int(clocks[n])) + "]}")  # type: ignore[arg-type]
     tokens.append(result)
     body = textwrap.fill(" ".join(tokens), width=79, break_long_words=False, break_on_hyphens=False)
-    return f"{head}\n{body}\n"
+    return f"{head}\n{body}\n\n"  # a blank line ends a game: files can be concatenated

@@ -60,9 +60,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     with GameStore(db, readonly=True) as store:
         game = None
         if args.all:
-            if not store.game_ids():
-                raise ValueError(f"{store.path}: no games yet")
-            text = event_pgn(store, config)
+            demo = None if args.demo == "with" else args.demo == "only"
+            if not store.game_ids(args.variant, demo):
+                raise ValueError(f"{store.path}: no games{f' of {args.variant}' if args.variant else ''} yet"
+                                 + (" (demo games are left out: --demo with)" if demo is False and
+                                    store.game_ids(args.variant, True) else ""))
+            text = event_pgn(store, config, variant=args.variant, demo=demo)
         else:
             game = store.game(args.game) if args.game is not None else store.latest()
             if game is None:
@@ -83,9 +86,9 @@ def cmd_status(args: argparse.Namespace) -> int:
     import json
 
     from .config import load_config
-    from .status import StatusError, default_path, format_status, read_status, service_state
+    from .status import StatusError, find_path, format_status, read_status, service_state
 
-    path = args.status_file or load_config(args.config).status_file or default_path()
+    path = args.status_file or load_config(args.config).status_file or find_path()
     from pathlib import Path
 
     try:
@@ -160,6 +163,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--game", type=int, help="game number (default: the latest)")
     p.add_argument("--out", help="write to this file instead of stdout")
     p.add_argument("--all", action="store_true", help="every stored game (a whole event), oldest first")
+    p.add_argument("--variant", help="with --all: only games of this variant")
+    p.add_argument("--demo", choices=("without", "with", "only"), default="without",
+                   help="with --all: the built-in demo's games (default: without)")
     p.add_argument("--usb", action="store_true", help="write to the first mounted USB stick")
     p.add_argument("--root", default="/", help=argparse.SUPPRESS)  # tests: a fake /proc and /sys
     p.add_argument("--config", help="configuration file (event tags; default: in the user config folder)")

@@ -6,17 +6,19 @@ and renaming it over the old one, so a reader never sees half a file. ``chessery
 it; nothing else connects to the service, so a status query can never disturb refereeing, and a
 service that hangs or died shows as *stale* (the file stops changing, or its pid is gone).
 
-The default place is the user's runtime folder (``platformdirs.user_runtime_dir("chessery")``:
-``/run/user/UID/chessery/status.json`` on Linux, gone at reboot); the ``status_file`` key of
-the configuration (or ``--status-file`` on both commands) names another. The deploy unit sets
-``XDG_RUNTIME_DIR`` for the service's user, so the same user's shell finds the file.
+The default place is the process's runtime folder (``platformdirs.user_runtime_dir("chessery")``:
+``/run/user/UID/chessery/status.json`` in a login session, ``/run/chessery-USER/chessery`` under
+the deploy unit, whose ``RuntimeDirectory`` it is; gone at reboot); ``chessery status`` looks in
+every place :func:`places` lists, so it finds the unit's service from a login shell. The
+``status_file`` key of the configuration (or ``--status-file`` on both commands) names another.
 
 Fields (version 1): ``pid``, ``started``/``updated`` (Unix time), ``running`` (false once it
 stopped), ``variant``, ``game`` (``id``, ``phase``, ``message``), and per board ``name``, ``url``,
 ``state``, ``since`` (when it entered that state), ``problem``, ``board_id``, ``boot_id``,
 ``cells``, ``firmware``, ``identity``, ``last_snapshot`` (Unix time or null) and ``counters``
 (the link's counters: frames, events, gaps, snapshots, resets, and one per error class:
-bad_crc, truncated, wrong_version, oversized, unknown_type, bad_payload, board_<error>).
+bad_crc, truncated, wrong_version, oversized, unknown_type, bad_payload, reused_seq (a frame number the
+board used twice for different frames), board_<error>; ``duplicates`` counts frames sent twice).
 """
 
 from __future__ import annotations
@@ -44,19 +46,54 @@ STALE_AFTER = 5 * WRITE_EVERY
 
 #: Counters shown first (the error classes), in this order, then any other counter.
 ERROR_CLASSES = ("bad_crc", "truncated", "wrong_version", "oversized", "unknown_type", "bad_payload", "gaps",
-                 "inconsistent", "silences", "resets")
+                 "inconsistent", "silences", "resets", "reused_seq")
 
 
 class StatusError(ChesseryError, ValueError):
     """No usable status file: the service is not running, or the file is not ours."""
 
 
-def default_path() -> Path:
+def places(run: Path = Path("/run")) -> list[Path]:
+    """Where a service writes its status file and where ``chessery status`` looks for it, in
+    order; the service writes to the first. One list for both, so that they cannot disagree:
+
+    1. the runtime folder of this process (``platformdirs.user_runtime_dir``: ``XDG_RUNTIME_DIR``
+       plus ``chessery``). Under the systemd unit that is its ``RuntimeDirectory``,
+       ``/run/chessery-USER/chessery``; in a login shell ``/run/user/UID/chessery``;
+    2. the unit's runtime folder for this user, ``/run/chessery-USER/chessery`` (``status`` run
+       from a login shell, whose ``XDG_RUNTIME_DIR`` is another);
+    3. the login session's folder, ``/run/user/UID/chessery`` (``status`` run under the unit's
+       environment while the service was started by hand);
+    4. any unit instance's folder, ``/run/chessery-*/chessery`` (``sudo chessery status``).
+
+    ``run`` stands for ``/run`` (tests point it elsewhere)."""
+    import getpass
+
     import platformdirs
 
     with warnings.catch_warnings():  # no XDG_RUNTIME_DIR: platformdirs falls back to /tmp and says so
         warnings.simplefilter("ignore")
-        return Path(platformdirs.user_runtime_dir("chessery")) / "status.json"
+        found = [Path(platformdirs.user_runtime_dir("chessery")) / "status.json"]
+    found += [run / f"chessery-{getpass.getuser()}" / "chessery" / "status.json",
+              run / "user" / str(os.getuid()) / "chessery" / "status.json"]
+    found += sorted(run.glob("chessery-*/chessery/status.json"))
+    return list(dict.fromkeys(found))
+
+
+def default_path() -> Path:
+    """Where this process's service writes its status file."""
+    return places()[0]
+
+
+def find_path(run: Path = Path("/run")) -> Path:
+    """The status file ``chessery status`` reads: of :func:`places` that exist, the one rewritten
+    last (a running service's); none: the first place (the message then names it)."""
+    candidates = places(run)
+    existing = []
+    for path in candidates:
+        with contextlib.suppress(OSError):
+            existing.append((path.stat().st_mtime, path))
+    return max(existing, key=lambda t: t[0])[1] if existing else candidates[0]
 
 
 def link_status(link: BoardLink) -> dict[str, Any]:

@@ -19,6 +19,12 @@ from 1; sleep and choose lines do not count) and defaults to 1:
 ``garbage=K@N``     K random bytes on the line (default 16); DGT and Millennium emulators
 ``corrupt@N``       the board's next message is damaged (a Millennium report with a wrong
                     check, a DGT message cut short); DGT and Millennium emulators
+``resend=MS@N``     the EVENT frame of action N is sent a second time right after it, with the
+                    same sequence number and a time MS ms later (default 20): a board that
+                    reuses a number (simulated board)
+``smash=K@N``       the EVENT frame of action N is destroyed: K random bytes without a
+                    delimiter are mixed into it (default 8), so the host rejects it whole
+                    and sees a sequence gap (simulated board)
 ==================  ===================================================================
 
 Example: ``bounce,flip=0.01,drop=0.01,pause=1500@3,unplug@12,reset@20``. Every random choice
@@ -32,7 +38,8 @@ from dataclasses import dataclass, field
 from engine.errors import ChesseryError
 
 FAULT_HELP = ("comma list of: bounce, bounce=MS, flip=P, drop=P, pause=MS@N, unplug=MS@N, reset@N, "
-              "garbage=K@N, corrupt@N (@N: before the N-th lift/place, default 1), e.g. bounce,flip=0.01,unplug@12")
+              "garbage=K@N, corrupt@N, resend=MS@N, smash=K@N (@N: before the N-th lift/place, default 1), "
+              "e.g. bounce,flip=0.01,unplug@12")
 
 
 class FaultError(ChesseryError, ValueError):
@@ -49,11 +56,13 @@ class Faults:
     resets: set[int] = field(default_factory=set)
     garbage: dict[int, int] = field(default_factory=dict)  # action number -> bytes (board emulators)
     corrupt: set[int] = field(default_factory=set)  # action numbers (board emulators)
+    resends: dict[int, int] = field(default_factory=dict)  # action number -> ms later (simulated board)
+    smashes: dict[int, int] = field(default_factory=dict)  # action number -> garbage bytes (simulated board)
 
     @property
     def any(self) -> bool:
         return bool(self.bounce_ms is not None or self.flip or self.drop or self.pauses or self.unplugs
-                    or self.resets or self.garbage or self.corrupt)
+                    or self.resets or self.garbage or self.corrupt or self.resends or self.smashes)
 
 
 def parse_faults(text: str | None) -> Faults:
@@ -103,6 +112,10 @@ def parse_faults(text: str | None) -> Faults:
             (faults.resets if name == "reset" else faults.corrupt).add(at)
         elif name == "garbage":
             faults.garbage[at] = 16 if ms is None else ms
+        elif name == "resend":
+            faults.resends[at] = 20 if ms is None else ms
+        elif name == "smash":
+            faults.smashes[at] = ms or 8
         else:
             raise bad("unknown fault")
     return faults

@@ -61,6 +61,7 @@ from .firmware import protocol as P
 from .framer import Framer
 from .messages import Error, Event, Heartbeat, Hello, Message, Ping, RequestSnapshot, SetLeds, SetParams, Snapshot
 from .port_link import PortLink
+from .repeats import RecentFrames, Repeat
 
 log = logging.getLogger(__name__)
 
@@ -126,6 +127,7 @@ class Link(PortLink):
         self._held: list[tuple[Event, float]] | None = None
         self._boot_id: int | None = None
         self._expected_seq: int | None = None
+        self._recent = RecentFrames()  # the latest frames by number: a repeat is not a new event
         self._tx_seq = itertools.count()
         self._tokens = itertools.cycle(range(1, 0x10000))
         self._hello_count = 0
@@ -226,6 +228,7 @@ class Link(PortLink):
                 self._release_held()
                 self._changed.notify_all()
             self._expected_seq = None
+            self._recent.clear()
             self._session_hello = False
             self._session_synced = False
             self._snapshot_asked = None
@@ -319,9 +322,15 @@ class Link(PortLink):
                 log.warning("%s: the board was reset (boot id %04x -> %04x); resynchronising",
                             self.name, self._boot_id, boot_id)
                 self._expected_seq = None
+                self._recent.clear()
                 self._session_hello = False  # restore lights and parameters on its HELLO
                 self._hold(now)
             self._boot_id = boot_id
+        repeat = self._recent.check(message, self._expected_seq)
+        if repeat is not Repeat.NEW:
+            self._on_repeat(message, repeat)
+            return
+        self._recent.note(message)
         if self._expected_seq is not None and message.seq != self._expected_seq:
             self.counts["gaps"] += 1
             log.info("%s: sequence gap (expected %d, got %d); requesting a snapshot",
@@ -337,6 +346,13 @@ class Link(PortLink):
                 self._on_snapshot(message, now)
             case Error():
                 self._on_error(message, now)
+
+    def _on_repeat(self, message: Message, repeat: Repeat) -> None:
+        """A number already handled (firmware_bridge.repeats): counted, never delivered again."""
+        self.counts[repeat.value] += 1
+        if repeat is Repeat.REUSED:
+            log.warning("%s: frame %d came again with other content (%s); the first one stands, this one is "
+                        "dropped", self.name, message.seq, message)
 
     def _on_hello(self, hello: Hello, now: float) -> None:
         if self._model is not None and hello.cells != len(self._model):

@@ -38,6 +38,7 @@ from .events import piece_for_code, piece_text
 from .faults import Faults, parse_faults
 from .firmware.app import FirmwareApp
 from .firmware.matrix import VirtualPins
+from .frame_faults import EventFrameFaults
 from .pty_board import PtyBoard
 from .script import Command, Lift, Place, ScriptError, Sleep, parse_script
 from .virtual_port import PtyPort
@@ -48,7 +49,8 @@ TICK_S = 0.001
 
 
 class FaultyPort:
-    """Wraps the pty: bit flips and dropped bytes on what the board sends."""
+    """Wraps the pty: bit flips and dropped bytes on what the board sends, and EVENT frames
+    resent or destroyed (``frames``)."""
 
     def __init__(self, port: PtyPort, faults: Faults, rng: random.Random) -> None:
         self.port = port
@@ -56,11 +58,13 @@ class FaultyPort:
         self.rng = rng
         self.flipped = 0
         self.dropped = 0
+        self.frames = EventFrameFaults(rng)
 
     def read(self) -> bytes:
         return self.port.read()
 
     def write(self, data: bytes) -> None:
+        data = self.frames.apply(data)
         flip, drop, rng = self.faults.flip, self.faults.drop, self.rng
         if flip or drop:
             out = bytearray()
@@ -299,6 +303,12 @@ class SimBoard(PtyBoard[int]):
             self.port.unplug()
             self._app = None
             self._replug_at = now + f.unplugs[action]
+        if action in f.resends and ("resend", action) not in self._fired:
+            self._fired.add(("resend", action))
+            self.faulty.frames.resend_ms = f.resends[action]
+        if action in f.smashes and ("smash", action) not in self._fired:
+            self._fired.add(("smash", action))
+            self.faulty.frames.smash_bytes = f.smashes[action]
         if action in f.pauses and ("pause", action) not in self._fired:
             self._fired.add(("pause", action))
             ms = f.pauses[action]

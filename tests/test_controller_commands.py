@@ -22,10 +22,10 @@ def test_export_latest_and_by_number(tmp_path: Path, capsys: pytest.CaptureFixtu
         store.record(second, 0, ["d2d4"])
     assert main(["export", "--db", str(db)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith('[Event "Chessery game"]\n') and out.endswith("\n1. d4 *\n")
+    assert out.startswith('[Event "Chessery game"]\n') and out.endswith("\n1. d4 *\n\n")
     pgn = tmp_path / "first.pgn"
     assert main(["export", "--db", str(db), "--game", str(first), "--out", str(pgn)]) == 0
-    assert pgn.read_text(encoding="utf-8").endswith("\n1. e4 e5 *\n")
+    assert pgn.read_text(encoding="utf-8").endswith("\n1. e4 e5 *\n\n")
 
 
 def test_export_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

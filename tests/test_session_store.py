@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.store import APPLICATION_ID, GameStore, StoreError
+from controller.store import APPLICATION_ID, SCHEMA_VERSION, GameStore, StoreError
 
 FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -33,7 +33,7 @@ def test_a_new_store_is_marked_as_ours(tmp_path: Path) -> None:
     GameStore(path).close()
     con = sqlite3.connect(path)
     assert con.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
-    assert con.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
     con.close()
 
 

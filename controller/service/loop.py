@@ -71,14 +71,16 @@ class Loop:
                         item = service.inputs.get(timeout=timeout)
                     except queue.Empty:
                         item = None
-                self.handle(item)
-                # Drain what arrived meanwhile before redrawing: one frame per burst.
-                while True:
-                    try:
-                        self.handle(service.inputs.get_nowait())
-                    except queue.Empty:
-                        break
-                self._due()
+                with service.store.transaction():  # committed in Service.report, before anything is shown
+                    self.handle(item)
+                    # Drain what arrived meanwhile before redrawing: one frame per burst.
+                    while True:
+                        try:
+                            self.handle(service.inputs.get_nowait())
+                        except queue.Empty:
+                            break
+                    self._due()
+                service.store.retry()  # writes a full disk refused, once there is room
                 if self.finish_at_rest and self._at_rest():
                     self.handle(Quit())
                 service.outputs.show()  # each turn ends showing what it did: the last one before stopping too

@@ -111,7 +111,7 @@ class Outputs:
         service = self.service
         session = service.session
         status = session.status
-        notice = service.boards.notice
+        notice = ". ".join(x for x in (service.store.problem, service.boards.notice) if x)  # a full disk first
         self.summary = {"id": session.game_id, "phase": session.phase, "message": notice or status.message}
         window = service.window
         if window is not None:

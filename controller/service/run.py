@@ -118,7 +118,7 @@ def run_service(args: argparse.Namespace) -> int:
 
         answers = [c.answer for c in load_script(args.answers, variant) if isinstance(c, Choose)]
     sensor_map = SensorMap(variant, layout, config.orientation, boards=max(1, len(config.port)))
-    store = GameStore(config.db or None)
+    store = GameStore(config.db or None, demo=bool(demo_lines))
     from display.window import Window
 
     frame = _frame_path(config) if mode == "headless" else None

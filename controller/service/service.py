@@ -67,7 +67,7 @@ class Service:
         #: The chess clock (None: untimed), and when the latest move was completed on the board.
         self.clock: GameClock | None = None
         if config.time_control:
-            self.clock = GameClock(config.time_control, config.clock, GameExtras(store.path), variant.nsides)
+            self.clock = GameClock(config.time_control, config.clock, GameExtras(store), variant.nsides)
         self.moved_at: int | None = None
         self.hall = hall_publisher(config)  # the hall's MQTT broker (None: no hall configured)
         # -- the operator's settings: the menu (controller.menu), the board turned round, names
@@ -178,16 +178,18 @@ class Service:
 
     # -- the controller thread -------------------------------------------------------------------------
     def report(self, update: Update) -> None:
-        """What follows a committed update: the outputs, the players' names on a new game, the
-        clock (whose flag may fall on it)."""
+        """What follows an update: the clock (whose flag may fall on it) and the commit, then the
+        outputs, the players' names on a new game."""
+        # The clock time its mover had left joins the move's transaction; both commit before
+        # anyone is told (the loop holds a store transaction around each turn).
+        flagged = self.clock.follow(self.session, update, self.now(), self.moved_at) if self.clock else None
+        self.store.commit()
         self.outputs.report(update)
         if (self.players or self.event_tags) and self.session.game_id != self.tagged_game:
             operator.tag_game(self)
-        if self.clock is not None:
-            outcome = self.clock.follow(self.session, update, self.now(), self.moved_at)
-            if update.accepted or update.undone:
-                show_on_board_clocks(self.boards.links, self.clock, self.session, self.now())
-            if outcome is not None:
-                self.report(self.session.end(outcome, self.now(), "flag fall"))
+        if self.clock is not None and (update.accepted or update.undone):
+            show_on_board_clocks(self.boards.links, self.clock, self.session, self.now())
+        if flagged is not None:
+            self.report(self.session.end(flagged, self.now(), "flag fall"))
         if self.hall is not None:
             self.hall.follow(self)  # only committed (final) moves: after the clock took them
