@@ -83,7 +83,13 @@ class Timing:
     """How long the board must stay still before each decision, in milliseconds."""
 
     settle_ms: int = 30      # a provisional reading becomes the final move after this much quiet
-    prefix_ms: int = 600     # ... when it may be the first half of a bigger move (castling, a push)
+    #: A reading the mover could still extend (a slide that may go on, a castling's first half,
+    #: a victim that may be next) becomes final after this much quiet, unless the clock button
+    #: or the next player's action makes it final sooner: the hand has clearly let go.
+    hesitate_ms: int = 3000
+    #: Once the next player has a hand on a man no extension explains: the quiet the mover's
+    #: piece needs ... when the reading may be the first half of a bigger move (castling, a push)
+    prefix_ms: int = 600
     drag_ms: int = 200       # ... when its piece may be on its way along a line to another legal cell
     takeback_ms: int = 1000  # the board must show an earlier position this long before we ask
     guide_ms: int = 1000     # an unexplained board is this old before the wrong cells are shown
@@ -243,6 +249,8 @@ class Referee:
         #: when the board first showed it (see ``_reply_done``).
         #: (shape, since, cells it may go on to, cells of the bigger moves it may be part of)
         self._reading: tuple[Shape, int, frozenset[int], frozenset[int]] | None = None
+        #: id(shape) -> when the board first showed that reading since the last final move.
+        self._shown: dict[int, int] = {}
         self._latest = -1  # the cell of the latest event
         self._placed = False  # the latest event put a piece down
         self._dismissed: Sig | None = None
@@ -296,6 +304,7 @@ class Referee:
         self._touched.clear()
         self._refilled.clear()
         self._reading = None
+        self._shown.clear()
         self._close_prompt()
         self._last_t = now
         return self._decide((), ())
@@ -342,10 +351,14 @@ class Referee:
         return self._decide(accepted, undone)
 
     def _ends_move(self, ev: Event) -> bool:
-        """Whether an event outside the provisional move shows the mover is done: a piece put
-        down elsewhere. A lift does not: hands overlap, and the next player may take a piece
-        (theirs, or a victim) while the mover still slides theirs."""
-        return ev.down
+        """Whether an event outside the provisional move (and every extension of it) shows the
+        mover is done: a piece put down elsewhere, or a man lifted that the moving piece cannot
+        take next once the piece has rested the short wait (``prefix_ms``/``drag_ms``). A lift
+        sooner proves nothing yet: hands overlap, and the next player's hand may be on its man
+        while the mover's piece is still on its way (then the short wait runs from the mover's
+        last event: ``_set_match``)."""
+        short = self._pending.extra.get("short")
+        return ev.down or (short is not None and ev.t >= short and bool(self._observed[ev.cell]))
 
     def snapshot(self, readings: list[int], now: int) -> Decision:
         """The whole board as read after a reconnect or a restart. Hidden changes (captures on an
@@ -541,6 +554,7 @@ class Referee:
             # before the pawn is lifted); the event order keeps a piece merely adjusted from
             # counting as a victim (``_in_order``).
             self._reading = None
+            self._shown.clear()
             self._pending = _Pending("clean")
             self._status = self._idle_status()
             return
@@ -598,6 +612,14 @@ class Referee:
             peeled = self._peel(sig, index)
         if peeled is not None:
             rest, shapes = peeled
+            shown = self._shown.get(id(shapes[0])) if len(shapes) == 1 else None
+            if (shown is not None and self._placed and self._latest in shapes[0].cells
+                    and (reading is None or reading[0] is not shapes[0]) and self._reply_done(shapes[0], shown)):
+                # The board shows again a reading it showed before, and that reading followed by
+                # a complete reply (the next player's man brought down the line the mover's piece
+                # went up, onto it): moves are made in turn, the reading was the move.
+                self._take_reply(sig, shapes[0], shown)
+                return
             self._set_match(sig, shapes, index, rest=rest)
             return
         # Two moves merged (overlapping hands, a quick reply), or moves made while the board was
@@ -677,13 +699,26 @@ class Referee:
                 early.append(d)
                 continue
             # (Not along a pushed line: a shoved line flickers in any order.)
-            if (s != d and d not in sources and not observed[s] and s in cell_t and d in cell_t
-                    and self._before(d, s)):
+            if s != d and d not in sources and not observed[s] and s in cell_t and d in cell_t and (
+                    self._before(d, s) or self._left_a_crossed_cell_after(s, d)):
                 before = next(b for c, b, _a in move.changes if c == s)
                 after = next(a for c, _b, a in move.changes if c == d)
                 if before == after:  # (a promotion's new piece may go down before the pawn is off)
                     early.append(d)
         return early
+
+    def _left_a_crossed_cell_after(self, s: int, d: int) -> bool:
+        """A slider rests on the cells it crosses: when a cell strictly between ``s`` and ``d``
+        was last lifted after ``s`` was, and after ``d``'s latest event, the piece now on ``d``
+        did not come from there (a man on ``d`` merely lifted and put back while the slider
+        rested on its way, then the slider lifted: no capture on ``d``)."""
+        lifted = self._lifted_t.get(s)
+        if lifted is None:
+            return False
+        observed, cell_t, board = self._observed, self._cell_t, self.position.board
+        # (Cells empty in the game: a man lifted on the way is a victim, as in a charge.)
+        return any(not board[c] and not observed[c] and c in cell_t and cell_t[c] > lifted and self._before(d, c)
+                   for c in _between(self.variant, s, d))
 
     def _refilled_first(self, d: int, s: int) -> bool:
         """Whether the latest event on cell ``d`` came before the first lift of cell ``s`` since
@@ -816,13 +851,13 @@ class Referee:
             if rest & (ext | drag | index.bigger_cells(s.move)):
                 if len(shapes) == 1 and not (rest & (ext | index.bigger_cells(s.move))):
                     # The lifted piece may be the victim the mover's piece slides on to, or the
-                    # next player's: no reading to show yet, but if the next player completes a
-                    # move on top of this one, this one was the move (``_reply_done``; on an
+                    # next player's: both readings stand, and the next event decides. Shown as
+                    # the reading with the lifted man aside, final only at the clock button, an
+                    # event no extension explains or ``hesitate_ms`` of quiet; if the next player
+                    # completes a move on top of it, it was the move (``_reply_done``; on an
                     # occupancy board a piece put down further along the line once the mover's
                     # piece has left its cell is rather that slide going on: ``_slid_on``).
-                    held = self._reading
-                    since = held[1] if held is not None and held[0] is s else self._last_t
-                    self._reading = (s, since, drag | ext, ext)
+                    return rest, shapes
                 return None
             # A piece the mover's piece could take, lifted before the mover's piece left: the
             # mover's own victim first (not the next player's hand). When the piece left is its
@@ -950,6 +985,20 @@ class Referee:
                 landed = [self._cell_t[d] for s, d in move.relocations if s != d and d in self._cell_t]
                 if landed:
                     deadline = max(start + t.settle_ms, max(landed) + drag_wait)
+            # ``deadline`` is when the reading is final once the next player has started; until
+            # then a reading the mover could still extend waits for the hand to let go.
+            # (None: a man some extension takes is lifted, so a hand on another man says nothing
+            # about whether the mover is done: the mover is busy with the victim.)
+            extension = drag | ext | index.bigger_cells(move)
+            short: int | None = None if rest & extension else deadline
+            going_on = drag
+            # Of a move of several pieces, only the piece just put down may still be going on
+            # (the two men of a swap both home: the last one's line ends there).
+            if (drag and self._placed and not t.scan_ms and len(move.relocations) > 1
+                    and any(d == self._latest for _s, d in move.relocations)):
+                going_on = index.drag_cells(move, only_to=self._latest)
+            if hesitant(bool(ext or going_on), rest, extension):
+                deadline = max(deadline, self._last_t + t.hesitate_ms + t.scan_ms)
             prev = self._pending
             # The cells handled up to the first moment the board showed this move: what is
             # handled later is the next player's (see ``_fire``).
@@ -958,6 +1007,13 @@ class Referee:
             since = prev.extra.get("since") if prev.kind == "move" and prev.shapes == (shape,) else None
             if since is None and self._reading is not None and self._reading[0] is shape:
                 since = self._reading[1]
+            if since is None:
+                # A reading shown before, left and shown again (the next player's queen coming
+                # down the file the mover's queen went up, its victim lifted first): what was
+                # handled since the first time is the next player's as much as the mover's.
+                since = self._shown.get(id(shape))
+            if since is None:
+                since = self._shown[id(shape)] = self._last_t
             involved = shape.cells | ext | drag | crossed
             if self._placed and self._latest not in involved and not t.scan_ms:
                 # The board shows the move since a piece was put down elsewhere (the next
@@ -965,7 +1021,7 @@ class Referee:
                 deadline = self._last_t
             self._pending = _Pending("move", sig, (shape,), involved, deadline=deadline,
                                      extra={"since": since if since is not None else self._last_t,
-                                            "rest": rest})
+                                            "rest": rest, "short": short})
             self._reading = (shape, self._pending.extra["since"], drag | ext, ext)
             text = self.position.move_text(move)
             self._status = Status("moving", f"{to_move} moving: {text} (provisional)", cells=cells,
@@ -1231,6 +1287,7 @@ class Referee:
         self._reply_index = None
         self._touched = set(keep)
         self._refilled &= keep
+        self._shown.clear()
         # (The stray cells' too: when their men left tells which silent move they were.)
         self._lifted_t = {c: t for c, t in self._lifted_t.items() if c in keep or c in self._stray}
         self._reading = None
@@ -1247,6 +1304,7 @@ class Referee:
         self._swap_lift = None
         self._refilled.clear()
         self._reading = None
+        self._shown.clear()
         self._retire(self._reply_index)
         self._reply_index = None
         return move
@@ -1258,6 +1316,7 @@ class Referee:
             self._set(c, self._observed[c])
         self._retire(self._index_cache)
         self._index_cache = None
+        self._shown.clear()  # (keyed by the retired index's shapes)
         self._outcome = self.position.outcome() if self._playing else None
         self._backs = None
 
@@ -1318,6 +1377,14 @@ class Referee:
     def _fix_message(self, head: str, wrong: bool = False) -> str:
         v = self.variant
         return head + ": " + ", ".join(wanted_text(v, f.cell, f.want) for f in self._fixes(wrong))
+
+
+def hesitant(extendable: bool, rest: frozenset[int], extension: frozenset[int]) -> bool:
+    """Whether a reading waits for the hand to let go (``Timing.hesitate_ms``): the mover could
+    still extend it, and no man is lifted besides the reading (``rest``) or one of those is a man
+    an extension takes (``extension``: every cell an extension involves): a hand on it may be
+    the mover's as much as the next player's, so both readings stand."""
+    return extendable and (not rest or bool(rest & extension))
 
 
 def _put_back(move: Move, look: tuple[int, ...] | None) -> bool:

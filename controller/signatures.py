@@ -190,12 +190,13 @@ class MoveIndex:
                             by_source.setdefault(s, []).append((d, shape))
             self._by_source = by_source
 
-    def drag_cells(self, move: Move) -> frozenset[int]:
+    def drag_cells(self, move: Move, only_to: int | None = None) -> frozenset[int]:
         """Cells of the other legal moves the player may still be dragging ``move``'s piece on
         to: moves carrying a piece from the same cell to a cell further along the same straight
         line (a rook resting on a5 on its way to capture on a6; a pawn on e3 on its way to e4),
         with the cells between. Empty when the piece cannot go on (it captured, the line ends,
-        it jumps)."""
+        it jumps). ``only_to``: only for the piece carried to that cell (the piece just put
+        down, of a move of several pieces)."""
         self._sources()
         assert self._by_source is not None
         coords = self._geometry.coords
@@ -203,7 +204,7 @@ class MoveIndex:
             self._at.update((xy, c) for c, xy in enumerate(coords))
         cells: set[int] = set()
         for s, d in move.relocations:
-            if s == d:
+            if s == d or (only_to is not None and d != only_to):
                 continue
             (x0, y0), (x1, y1) = coords[s], coords[d]
             dx, dy = x1 - x0, y1 - y0
