@@ -280,6 +280,16 @@ class Referee:
         return None if self._prompt else self._pending.deadline
 
     @property
+    def deadline_once_the_next_player_starts(self) -> int | None:
+        """When the provisional reading shown is final if the next player puts a hand on a man
+        no extension explains (``prefix_ms``/``drag_ms`` after the mover's last event), or
+        ``deadline`` when nothing else than the quiet decides. A player who watches the screen
+        waits this long before starting (``event_scripts``)."""
+        p = self._pending
+        short = p.extra.get("short") if p.kind == "move" else None
+        return short if short is not None and self._prompt is None else self.deadline
+
+    @property
     def pending_kind(self) -> str:
         """What the core is waiting on: clean, move (a provisional reading, final at the
         deadline or when the next event rules out that it goes on), ambiguous, takeback, removal
