@@ -1108,6 +1108,12 @@ class Referee:
                 seqs = explain(self.position, self._observed, diff_cells, self._touched, self.identity, strict=False,
                                max_plies=plies)
             choices: list[tuple[Move, ...]] = list(loose) or seqs
+            if len(choices) == 1 and not _takes_only(choices[0][-1]):
+                # One possible answer is no question (a headless board would stall on it): the
+                # board shows that move's result, so it is the move.
+                for move in choices[0]:
+                    self._accept(move, now, accepted)
+                return
             if 0 < len(choices) <= MAX_CHOICES:
                 self._ask(self._choice_prompt(choices, 0, force_which=True), sig)
                 return

@@ -784,3 +784,37 @@ def test_a_board_that_reports_every_scan_sets_the_drag_wait() -> None:
     assert texts(core) == ["a1a4"] and core.status.kind == "fix"
     # The same pause of 130 ms is a slide on any other board (``drag_ms``, 200).
     assert texts(play_timed(stopped, fen, timing=Timing())) == ["a1a6"]
+
+
+# -- a question with one possible answer is never asked (issue 29) ------------------------------------
+def test_after_a_reconnect_the_one_move_the_board_can_show_is_read_not_asked() -> None:
+    # The knight's capture on e4 happened while the board was away: the snapshot shows g5 empty
+    # (e4 reads the same). Only one legal move leaves that board: no "Which move did you make?"
+    # with a single answer (headless, nobody would answer it).
+    fen = "4k3/8/8/6N1/4p3/8/8/4K3 w - - 0 1"
+    core = Referee(engine.parse_fen(CHESS, fen))
+    readings = list(core.observed)
+    readings[cell("g5")] = 0
+    core.snapshot(readings, 1000)
+    decision = core.tick(core.deadline or 0)
+    assert [core.position.move_text(m) for m in decision.accepted] == ["g5e4"]
+    assert core.status.prompt is None and core.status.kind == "idle"
+
+
+def test_every_question_the_core_asks_offers_more_than_one_answer() -> None:
+    # Over whole games (the hand model, both board kinds, hesitant hands): each prompt shown
+    # has at least two options.
+    from tests.hand_model import Hands, game_script
+    from tests.historical_games import historical_games
+
+    prompts = 0
+    for identity in (False, True):
+        for n, moves in enumerate(historical_games()[:20]):
+            lines = game_script(engine.start_position(CHESS), moves, Hands(identity=identity, hesitant=0.5), seed=n)
+            r = Replayer(engine.start_position(CHESS), identity=identity)
+            r.run(parse_script("\n".join(lines), CHESS))
+            for _t, d in r.log.decisions:
+                if d.status.prompt is not None:
+                    prompts += 1
+                    assert len(d.status.prompt.options) > 1, d.status.prompt
+    assert prompts > 0
