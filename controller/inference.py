@@ -15,11 +15,14 @@ the events (a piece arrives after it left):
 
 1. the board equals the position: ``idle`` (a tap on a piece may select a silent move);
 2. the differences are exactly one legal move's result and its hidden cells were handled: a
-   provisional reading, final after ``settle_ms`` of quiet -- ``prefix_ms`` when it may be the
-   first half of a bigger legal move (the rook of a castling), ``drag_ms`` when its piece may be
-   sliding on along its line -- and at once when a piece is put down on a cell the move does not
-   involve and cannot go on to (a lift elsewhere proves nothing: the next player's hand may be
-   on its piece already);
+   provisional reading, final after ``settle_ms`` of quiet when it cannot be extended. One the
+   mover could still extend (the first half of a bigger legal move, the rook of a castling; its
+   piece sliding on along its line; a man it could take next) waits ``hesitate_ms`` of quiet
+   for the hand to let go, or the clock button; once the next player has a hand on a man no
+   extension takes, ``prefix_ms``/``drag_ms`` after the mover's last event. It is final at once
+   when a piece is put down on a cell the move does not involve and cannot go on to, or such a
+   man is lifted after that short wait; a lifted man the piece could take next keeps both
+   readings (the move with the next player's hand on it, and the capture to come);
 3. several legal moves fit (promotion, drops on an occupancy board, pushes and swaps): ask
    (on an identity board not when they all lead to the same position);
 4. the board shows an earlier position (one or two plies back) for ``takeback_ms``: ask before
@@ -43,167 +46,35 @@ and a sequence of moves ending in one is asked about rather than accepted.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from itertools import combinations
 
 from engine import Move, Position, Variant
 
+from .core_types import (
+    MAX_CHOICES,
+    RESYNC_PLIES,
+    SCAN_MARGIN_MS,
+    UNKNOWN_PIECE,
+    Back,
+    Decision,
+    Event,
+    Fix,
+    Option,
+    Pending,
+    PendingKind,
+    Prompt,
+    PromptKind,
+    Status,
+    StatusKind,
+    Timing,
+)
 from .messages import piece_name, side_name, wanted_text
 from .signatures import EMPTY_SIG, MoveIndex, Shape, Sig, explain, looks, seen
 from .swaps import swap_text, swaps, unswapped
 
-#: The reading of an identity board's cell holding a piece it could not identify.
-UNKNOWN_PIECE = -1
-#: A question offers at most this many moves (or move sequences); more is no question but a
-#: board to put right.
-MAX_CHOICES = 8
-#: On a board that scans its squares in turn: what a report may lag behind the one a scan
-#: earlier on the same square (both come over the same line and reader thread).
-SCAN_MARGIN_MS = 10
-#: After the board was away, how many moves the players may have made meanwhile that the core
-#: still works out by itself.
-RESYNC_PLIES = 4
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """A cell gained (``down``) or lost a piece at ``t`` ms on the core's clock. ``piece`` is the
-    engine piece code an identity board read (0 when the board reads occupancy only). ``resync``
-    marks a change found by comparing a snapshot after the board was away (not seen happening)."""
-
-    cell: int
-    down: bool
-    t: int
-    piece: int = 0
-    resync: bool = False
-
-
-@dataclass(frozen=True)
-class Timing:
-    """How long the board must stay still before each decision, in milliseconds."""
-
-    settle_ms: int = 30      # a provisional reading becomes the final move after this much quiet
-    #: A reading the mover could still extend (a slide that may go on, a castling's first half,
-    #: a victim that may be next) becomes final after this much quiet, unless the clock button
-    #: or the next player's action makes it final sooner: the hand has clearly let go.
-    hesitate_ms: int = 3000
-    #: Once the next player has a hand on a man no extension explains: the quiet the mover's
-    #: piece needs ... when the reading may be the first half of a bigger move (castling, a push)
-    prefix_ms: int = 600
-    drag_ms: int = 200       # ... when its piece may be on its way along a line to another legal cell
-    takeback_ms: int = 1000  # the board must show an earlier position this long before we ask
-    guide_ms: int = 1000     # an unexplained board is this old before the wrong cells are shown
-    #: Unused since final moves are never corrected; kept so configuration files that set it load.
-    amend_ms: int = 1000
-    #: The board's full scan period (0: it reports each change as it happens, in order). A board
-    #: that scans its squares in turn (a DGT board: 200-250 ms) reports the changes of one scan
-    #: in square order, not in the hands' order, and keeps a piece resting on a crossed cell on
-    #: the board's word until the next scan sees it gone; the service sets it from the board.
-    scan_ms: int = 0
-    #: The drag wait the board asks for (0: ``drag_ms``): a board that reports every change
-    #: within one scan of it (a Millennium board) shows a piece going on from a square within
-    #: a scan, so two scans and a margin tell a rest from a pause on the way, and the goal is
-    #: the board's own. The service sets it from the board, unless the configuration file sets
-    #: ``drag_ms`` (then the owner's wait holds on every board).
-    board_drag_ms: int = 0
-
-    def drag_wait(self) -> int:
-        """How long a piece that may be on its way along a line must rest, after its report,
-        before the move is final."""
-        drag = self.board_drag_ms or self.drag_ms
-        return max(drag, self.scan_ms + SCAN_MARGIN_MS) if self.scan_ms else drag
-
-
-@dataclass(frozen=True)
-class Fix:
-    """A cell that is wrong: ``want`` is the piece code that belongs there (0: empty), ``have``
-    the sensor's reading (occupancy 0/1, or a code on identity boards)."""
-
-    cell: int
-    want: int
-    have: int
-
-
-@dataclass(frozen=True)
-class Option:
-    """One answer to a prompt: play ``moves`` after taking back ``undo`` plies."""
-
-    key: str
-    label: str
-    moves: tuple[Move, ...] = ()
-    undo: int = 0
-    texts: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Prompt:
-    kind: str  # promotion | which_piece | which_move | takeback | removal | confirm
-    question: str
-    options: tuple[Option, ...]
-
-    def find(self, answer: str) -> Option | None:
-        """The option an answer names: its key, its key in any case, or its move text(s)."""
-        answer = answer.strip()
-        for opt in self.options:
-            if opt.key == answer:
-                return opt
-        for opt in self.options:
-            if " ".join(opt.texts) == answer:
-                return opt
-        for opt in self.options:
-            if opt.key.lower() == answer.lower():
-                return opt
-        return None
-
-
-@dataclass(frozen=True)
-class Status:
-    """What the player is told now. ``kind``: idle (board equals the game), moving (a move is
-    under way or waiting to settle), ask (``prompt``), fix (``fixes``: wrong cells), setup (not
-    playing: the board must match the position, ``fixes`` lists the differences)."""
-
-    kind: str
-    message: str
-    cells: tuple[int, ...] = ()
-    fixes: tuple[Fix, ...] = ()
-    prompt: Prompt | None = None
-    #: The provisional reading (move texts): what the board shows so far, for display only.
-    provisional: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Decision:
-    """The result of one input: take back ``undone`` (latest first: only ever at the player's
-    request, a takeback), then play ``accepted`` (final moves: they never change again); then
-    show ``status``. ``provisional`` is the reading of the move under way, for display only:
-    it may still change or vanish, so it never goes to a record, a clock or a broadcast."""
-
-    status: Status
-    accepted: tuple[Move, ...] = ()
-    undone: tuple[Move, ...] = ()
-    note: str = ""
-    provisional: tuple[Move, ...] = ()
-
-
-@dataclass
-class _Back:
-    """An earlier position, as the readings of the cells the moves since then changed."""
-
-    plies: int
-    moves: tuple[Move, ...]  # latest first
-    codes: dict[int, int]    # cell -> piece code in that position
-
-
-@dataclass
-class _Pending:
-    kind: str                      # see Referee.pending_kind
-    sig: Sig = EMPTY_SIG
-    shapes: tuple[Shape, ...] = ()
-    cells: frozenset[int] = frozenset()   # an event outside these ends a unique match early
-    back: _Back | None = None
-    deadline: int | None = None
-    extra: dict = field(default_factory=dict)
-
+__all__ = ["MAX_CHOICES", "RESYNC_PLIES", "SCAN_MARGIN_MS", "UNKNOWN_PIECE", "Decision", "Event", "Fix", "Option",
+           "PendingKind", "Prompt", "PromptKind", "Referee", "Status", "StatusKind", "Timing"]
 
 class Referee:
     """The decision core for one game. It owns ``position`` (pass a copy)."""
@@ -234,7 +105,7 @@ class Referee:
         #: swap cell lifted while nothing else is handled: put back there, it was the swap.
         self._swap_cells: set[int] = set()
         self._swap_lift: int | None = None
-        self._backs: list[_Back] | None = None
+        self._backs: list[Back] | None = None
         #: Occupancy boards: cells emptied and refilled while another piece was off its cell;
         #: the piece now there may not be the one that belongs (a victim not put back).
         self._refilled: set[int] = set()
@@ -263,8 +134,8 @@ class Referee:
         #: The status before a touch's message was put in front of it, and the status shown with
         #: it (a second touch replaces the message rather than adds to it).
         self._told: tuple[Status, Status] | None = None
-        self._pending = _Pending("clean")
-        self._status = Status("idle", "")
+        self._pending = Pending(PendingKind.CLEAN)
+        self._status = Status(StatusKind.IDLE, "")
         self._notes: list[str] = []
         self._outcome = position.outcome() if playing else None
         self._evaluate()
@@ -286,15 +157,12 @@ class Referee:
         ``deadline`` when nothing else than the quiet decides. A player who watches the screen
         waits this long before starting (``event_scripts``)."""
         p = self._pending
-        short = p.extra.get("short") if p.kind == "move" else None
+        short = p.extra.get("short") if p.kind == PendingKind.MOVE else None
         return short if short is not None and self._prompt is None else self.deadline
 
     @property
-    def pending_kind(self) -> str:
-        """What the core is waiting on: clean, move (a provisional reading, final at the
-        deadline or when the next event rules out that it goes on), ambiguous, takeback, removal
-        (pieces lifted: asked about if they stay off), unmatched, partial (a move half made),
-        wrong (fixes shown), dismissed."""
+    def pending_kind(self) -> PendingKind:
+        """What the core is waiting on (``PendingKind``)."""
         return self._pending.kind
 
     @property
@@ -323,7 +191,7 @@ class Referee:
         accepted: list[Move] = []
         undone: list[Move] = []
         p = self._pending
-        if (self._prompt is None and p.kind == "move" and len(p.shapes) == 1 and ev.cell not in p.cells
+        if (self._prompt is None and p.kind == PendingKind.MOVE and len(p.shapes) == 1 and ev.cell not in p.cells
                 and self._ends_move(ev)):
             # The next player is at work on a cell the move does not involve and cannot go on
             # to: the move is complete, and final.
@@ -405,9 +273,9 @@ class Referee:
         undone: list[Move] = []
         sig = self._prompt_sig
         self._close_prompt()
-        if prompt.kind == "takeback" and not opt.undo:
+        if prompt.kind == PromptKind.TAKEBACK and not opt.undo:
             self._dismissed = sig  # keep the game: the board must go back to it
-        elif prompt.kind == "confirm" and not opt.moves:
+        elif prompt.kind == PromptKind.CONFIRM and not opt.moves:
             self._touched.clear()  # the man was only straightened
         elif not opt.moves and not opt.undo:
             self._declined = sig  # still moving: wait for the board to change
@@ -445,7 +313,7 @@ class Referee:
             return self._tell(f"Touch on {name} ignored: no game under way")
         if self._prompt is not None:
             return self._tell(f"Touch on {name} ignored: answer the question first")
-        if self._diff or self._pending.kind not in ("clean", "removal"):
+        if self._diff or self._pending.kind not in (PendingKind.CLEAN, PendingKind.REMOVAL):
             # A move under way on the board: its reading must not change under the hands.
             return self._tell(f"Touch on {name} ignored: finish the move on the board first")
         moves = self.silent_moves_on(cell)
@@ -454,7 +322,7 @@ class Referee:
         if len(moves) > 1:
             options = self._choice_prompt([(m,) for m in moves], 0, force_which=True).options
             what = piece_name(self.variant, self.position.board[cell])
-            self._ask(Prompt("which_move", f"Which change of the {what} on {name}?",
+            self._ask(Prompt(PromptKind.WHICH_MOVE, f"Which change of the {what} on {name}?",
                              (*options, Option("no", "None: leave it"))), self._current_sig())
             self._status = replace(self._status, cells=(cell,))
             return self._decide([], [], evaluate=False)
@@ -515,10 +383,11 @@ class Referee:
             self._evaluate()
         note = "; ".join(self._notes)
         self._notes.clear()
-        if note and self._status.kind == "idle":
-            self._status = Status("idle", f"{note}. {self._status.message}")
+        if note and self._status.kind == StatusKind.IDLE:
+            self._status = Status(StatusKind.IDLE, f"{note}. {self._status.message}")
         p = self._pending
-        provisional = (p.shapes[0].move,) if p.kind == "move" and len(p.shapes) == 1 and self._prompt is None else ()
+        shown = p.kind == PendingKind.MOVE and len(p.shapes) == 1 and self._prompt is None
+        provisional = (p.shapes[0].move,) if shown else ()
         return Decision(self._status, tuple(accepted), tuple(undone), note, provisional)
 
     def _evaluate(self) -> None:
@@ -533,11 +402,11 @@ class Referee:
         if self._dismissed is not None and sig != self._dismissed:
             self._dismissed = None
         if not self._playing:
-            self._pending = _Pending("clean" if not diff else "unmatched")
+            self._pending = Pending(PendingKind.CLEAN if not diff else PendingKind.UNMATCHED)
             if diff:
-                self._status = Status("setup", self._fix_message("Set up the board"), fixes=self._fixes())
+                self._status = Status(StatusKind.SETUP, self._fix_message("Set up the board"), fixes=self._fixes())
             else:
-                self._status = Status("idle", "Board is set up")
+                self._status = Status(StatusKind.IDLE, "Board is set up")
             return
         to_move = side_name(variant, self.position.side)
         stray, self._stray = self._stray, frozenset()
@@ -549,7 +418,7 @@ class Referee:
                 return
         if not diff and not self._touched:
             self._resync = False
-            self._pending = _Pending("clean")
+            self._pending = Pending(PendingKind.CLEAN)
             self._status = self._idle_status()
             return
         index = self._index
@@ -565,17 +434,17 @@ class Referee:
             # counting as a victim (``_in_order``).
             self._reading = None
             self._shown.clear()
-            self._pending = _Pending("clean")
+            self._pending = Pending(PendingKind.CLEAN)
             self._status = self._idle_status()
             return
         if self._dismissed is not None:
-            self._pending = _Pending("dismissed", sig)
-            self._status = Status("fix", self._fix_message("Put the board back"), fixes=self._fixes())
+            self._pending = Pending(PendingKind.DISMISSED, sig)
+            self._status = Status(StatusKind.FIX, self._fix_message("Put the board back"), fixes=self._fixes())
             return
         if self._declined is not None:
             if sig == self._declined:
-                self._pending = _Pending("partial", sig)
-                self._status = Status("moving", f"{to_move} moving", cells=tuple(sorted(diff)))
+                self._pending = Pending(PendingKind.PARTIAL, sig)
+                self._status = Status(StatusKind.MOVING, f"{to_move} moving", cells=tuple(sorted(diff)))
                 return
             self._declined = None
         shapes = [s for s in index.match(sig, self._touched) if self._in_order(s)]
@@ -592,8 +461,9 @@ class Referee:
             return
         back = self._takeback_match()
         if back is not None:
-            self._pending = _Pending("takeback", sig, back=back, deadline=self._last_t + self.timing.takeback_ms)
-            self._status = Status("moving", f"{to_move} moving", cells=tuple(sorted(diff)))
+            self._pending = Pending(PendingKind.TAKEBACK, sig, back=back,
+                                    deadline=self._last_t + self.timing.takeback_ms)
+            self._status = Status(StatusKind.MOVING, f"{to_move} moving", cells=tuple(sorted(diff)))
             return
         reading = self._reading
         peeled = None
@@ -640,24 +510,25 @@ class Referee:
             # A piece of a move under way rests on a cell it crosses (a swapped man dragged
             # while the other is in the hand): a move and a capture there only if it stays.
             wait = self.timing.drag_wait()
-        self._pending = _Pending("unmatched", sig, deadline=self._last_t + wait)
+        self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=self._last_t + wait)
         left = self._victims_left(index)
         if left is not None:
             # Everything of the move is on the board but men it takes (a charge, a chain): say
             # which are still to come off.
             move, cells = left
             names = ", ".join(self.variant.geometry.names[c] for c in cells)
-            self._status = Status("moving", f"{to_move} {self.position.move_text(move)}: take off {names}",
+            self._status = Status(StatusKind.MOVING, f"{to_move} {self.position.move_text(move)}: take off {names}",
                                   cells=cells)
             return
-        self._status = Status("moving", f"{to_move} moving", cells=tuple(sorted(diff)))
+        self._status = Status(StatusKind.MOVING, f"{to_move} moving", cells=tuple(sorted(diff)))
 
     def _take_reply(self, sig: Sig, shape: Shape, since: int) -> None:
         """The reading ``shape`` was the move: final now, the rest of the board is the reply."""
-        self._pending = _Pending("move", sig, (shape,), shape.cells, deadline=self._last_t,
+        self._pending = Pending(PendingKind.MOVE, sig, (shape,), shape.cells, deadline=self._last_t,
                                  extra={"since": since, "rest": frozenset(), "reply": True})
         text = self.position.move_text(shape.move)
-        self._status = Status("moving", f"{side_name(self.variant, self.position.side)} moving: {text} (provisional)",
+        side = side_name(self.variant, self.position.side)
+        self._status = Status(StatusKind.MOVING, f"{side} moving: {text} (provisional)",
                               cells=tuple(sorted(self._diff)), provisional=(text,))
 
     def _silent_then_reply(self, shapes: list[Shape], silent: Shape, since: int) -> bool:
@@ -898,8 +769,8 @@ class Referee:
         outcome = self._outcome
         if outcome is not None:
             result = outcome.result(self.variant.nsides, tuple(self.variant.sides))
-            return Status("idle", f"Game over: {result} ({outcome.termination})")
-        return Status("idle", f"{side_name(self.variant, self.position.side)} to move")
+            return Status(StatusKind.IDLE, f"Game over: {result} ({outcome.termination})")
+        return Status(StatusKind.IDLE, f"{side_name(self.variant, self.position.side)} to move")
 
     @property
     def _index(self) -> MoveIndex:
@@ -955,9 +826,9 @@ class Referee:
             # Pieces lifted and nothing put down: a move under way as much as a removal. (The
             # same man lifted and put back for a move that changes its kind where it stands is
             # asked about too: players straighten men that way.)
-            self._pending = _Pending("removal", sig, tuple(shapes), shapes[0].cells,
+            self._pending = Pending(PendingKind.REMOVAL, sig, tuple(shapes), shapes[0].cells,
                                      deadline=self._last_t + t.prefix_ms)
-            self._status = Status("moving", f"{to_move} moving", cells=cells)
+            self._status = Status(StatusKind.MOVING, f"{to_move} moving", cells=cells)
         elif len(shapes) == 1:
             shape = shapes[0]
             move = shape.move
@@ -1014,7 +885,7 @@ class Referee:
             # handled later is the next player's (see ``_fire``).
             # When the board first showed this move: what is handled later is the next player's
             # (see ``_fire``), or the mover's piece going on.
-            since = prev.extra.get("since") if prev.kind == "move" and prev.shapes == (shape,) else None
+            since = prev.extra.get("since") if prev.kind == PendingKind.MOVE and prev.shapes == (shape,) else None
             if since is None and self._reading is not None and self._reading[0] is shape:
                 since = self._reading[1]
             if since is None:
@@ -1029,22 +900,22 @@ class Referee:
                 # The board shows the move since a piece was put down elsewhere (the next
                 # player's silent swap done on top of it): the mover is done, as in ``event``.
                 deadline = self._last_t
-            self._pending = _Pending("move", sig, (shape,), involved, deadline=deadline,
+            self._pending = Pending(PendingKind.MOVE, sig, (shape,), involved, deadline=deadline,
                                      extra={"since": since if since is not None else self._last_t,
                                             "rest": rest, "short": short})
             self._reading = (shape, self._pending.extra["since"], drag | ext, ext)
             text = self.position.move_text(move)
-            self._status = Status("moving", f"{to_move} moving: {text} (provisional)", cells=cells,
+            self._status = Status(StatusKind.MOVING, f"{to_move} moving: {text} (provisional)", cells=cells,
                                   provisional=(text,))
         else:
-            self._pending = _Pending("ambiguous", sig, tuple(shapes), deadline=self._last_t + t.settle_ms,
+            self._pending = Pending(PendingKind.AMBIGUOUS, sig, tuple(shapes), deadline=self._last_t + t.settle_ms,
                                      extra={"rest": rest})
-            self._status = Status("moving", f"{to_move} moving", cells=cells)
+            self._status = Status(StatusKind.MOVING, f"{to_move} moving", cells=cells)
 
     # -- decisions at a deadline ----------------------------------------------------------------------
     def _fire(self, now: int, accepted: list[Move], undone: list[Move]) -> None:
         p = self._pending
-        if p.kind == "move":
+        if p.kind == PendingKind.MOVE:
             move = p.shapes[0].move
             # Cells handled since the board first showed the move, and pieces lifted by the
             # next player, stay handled: they belong to the next move.
@@ -1053,18 +924,18 @@ class Referee:
                 # (A bounce on the move's own cells is not the next player's doing.)
                 keep -= p.shapes[0].cells
             self._accept(move, now, accepted, keep=keep)
-        elif p.kind == "ambiguous":
+        elif p.kind == PendingKind.AMBIGUOUS:
             self._ask(self._choice_prompt([(s.move,) for s in p.shapes], 0), p.sig)
-        elif p.kind == "removal":
+        elif p.kind == PendingKind.REMOVAL:
             self._ask(self._removal_prompt(p.shapes[0].move), p.sig)
-        elif p.kind == "takeback":
+        elif p.kind == PendingKind.TAKEBACK:
             back = p.back
             assert back is not None
             texts = " ".join(self.position.move_text(m) for m in reversed(back.moves))
-            self._ask(Prompt("takeback", f"Take back {texts}?", (
+            self._ask(Prompt(PromptKind.TAKEBACK, f"Take back {texts}?", (
                 Option("yes", f"Take back {texts}", undo=back.plies),
                 Option("no", "Keep playing"))), p.sig)
-        elif p.kind == "unmatched":
+        elif p.kind == PendingKind.UNMATCHED:
             self._resolve_unmatched(now, accepted)
 
     def _resolve_unmatched(self, now: int, accepted: list[Move]) -> None:
@@ -1098,7 +969,7 @@ class Referee:
             return
         if not self._resync and not p.extra.get("tried"):
             # Not explained yet: wait for the hands (or the guide time) and look again.
-            self._pending = _Pending("unmatched", sig, deadline=self._last_t + self.timing.guide_ms,
+            self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=self._last_t + self.timing.guide_ms,
                                      extra={"tried": True, "seqs": seqs})
             if self._last_t + self.timing.guide_ms > now:
                 return
@@ -1132,18 +1003,18 @@ class Referee:
                 self._pending.deadline = max(self._pending.deadline, now + self.timing.settle_ms)
             return
         if self._in_hand():
-            self._pending = _Pending("partial", sig)
+            self._pending = Pending(PendingKind.PARTIAL, sig)
             return
-        self._pending = _Pending("wrong", sig)
+        self._pending = Pending(PendingKind.WRONG, sig)
         swapping = unswapped(self.position, self._observed) if self.identity else None
         if swapping is not None:
             # The move stands on the board with the old piece: name the swap it still needs.
             cells = swaps(self.variant, swapping)
-            self._status = Status("fix", f"{side_name(self.variant, self.position.side)} "
+            self._status = Status(StatusKind.FIX, f"{side_name(self.variant, self.position.side)} "
                                   f"{self.position.move_text(swapping)}: {swap_text(self.variant, swapping)}",
                                   fixes=tuple(Fix(c, want, old) for c, old, want in cells))
             return
-        self._status = Status("fix", self._fix_message("Board does not match the game", wrong=True),
+        self._status = Status(StatusKind.FIX, self._fix_message("Board does not match the game", wrong=True),
                               fixes=self._fixes(wrong=True))
 
     def _unseen_done(self, seqs: list[tuple[Move, ...]]) -> bool:
@@ -1221,7 +1092,7 @@ class Referee:
     def _ask(self, prompt: Prompt, sig: Sig) -> None:
         self._prompt = prompt
         self._prompt_sig = sig
-        self._status = Status("ask", prompt.question, cells=tuple(sorted(self._diff)), prompt=prompt)
+        self._status = Status(StatusKind.ASK, prompt.question, cells=tuple(sorted(self._diff)), prompt=prompt)
 
     def _choice_prompt(self, seqs: list[tuple[Move, ...]], undo: int, force_which: bool = False,
                        still_moving: bool = False) -> Prompt:
@@ -1231,17 +1102,17 @@ class Referee:
         single = all(len(seq) == 1 for seq in seqs)
         same_cells = len({(m.frm, m.to) for m in firsts}) == 1
         options: list[Option] = []
-        kind = "which_move"
+        kind = PromptKind.WHICH_MOVE
         question = "Which move did you make?"
         if single and same_cells and not force_which:
             m0 = firsts[0]
             if m0.tag == "drop":
-                kind = "which_piece"
+                kind = PromptKind.WHICH_PIECE
                 question = f"Which piece did you place on {v.geometry.names[m0.to]}?"
                 keys = [v.kinds[v.kind_of(m.promotion or m.piece)].letter for m in firsts]
                 labels = [piece_name(v, m.promotion or m.piece) for m in firsts]
             elif all(m.tag == m0.tag for m in firsts):
-                kind = "promotion"
+                kind = PromptKind.PROMOTION
                 question = "Promote to which piece?"
                 keys = [v.kinds[v.kind_of(m.promotion or m.piece)].letter.lower() for m in firsts]
                 labels = [v.kinds[v.kind_of(m.promotion or m.piece)].name for m in firsts]
@@ -1251,7 +1122,7 @@ class Referee:
                 options = [Option(k, lab, seq, undo, tuple(text(m) for m in seq))
                            for k, lab, seq in zip(keys, labels, seqs, strict=True)]
             else:
-                kind = "which_move"
+                kind = PromptKind.WHICH_MOVE
                 question = "Which move did you make?"
         if not options:
             for seq in seqs:
@@ -1270,11 +1141,11 @@ class Referee:
         if _put_back(move, self._look):
             what = " and ".join(f"the {v.kinds[v.kind_of(b)].name} on {v.geometry.names[c]} "
                                 f"{_article(v.kinds[v.kind_of(a)].name)}" for c, b, a in move.changes)
-            return Prompt("confirm", f"Make {what} ({text})?", (
+            return Prompt(PromptKind.CONFIRM, f"Make {what} ({text})?", (
                 Option("yes", f"Yes: {text}", (move,), 0, (text,)),
                 Option("no", "No: it stays as it was")))
         what = " and ".join(f"the {piece_name(v, b)} on {v.geometry.names[c]}" for c, b, _a in move.changes)
-        return Prompt("removal", f"Take {what} off for good ({text})?", (
+        return Prompt(PromptKind.REMOVAL, f"Take {what} off for good ({text})?", (
             Option("yes", f"Yes: {text}", (move,), 0, (text,)),
             Option("no", "No: still moving")))
 
@@ -1341,7 +1212,7 @@ class Referee:
         """How the game ended (engine ``Outcome``), or None while it goes on."""
         return self._outcome
 
-    def _earlier_positions(self) -> list[_Back]:
+    def _earlier_positions(self) -> list[Back]:
         if self._backs is None:
             backs = []
             codes: dict[int, int] = {}
@@ -1354,11 +1225,11 @@ class Referee:
                 moves.append(move)
                 for c, before, _a in move.changes:
                     codes[c] = before
-                backs.append(_Back(plies, tuple(moves), dict(codes)))
+                backs.append(Back(plies, tuple(moves), dict(codes)))
             self._backs = backs
         return self._backs
 
-    def _takeback_match(self) -> _Back | None:
+    def _takeback_match(self) -> Back | None:
         """The earlier position the board shows now, if any (hidden cells must be touched)."""
         board = self.position.board
         for back in self._earlier_positions():
