@@ -49,7 +49,7 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import combinations
 
-from engine import Move, Position, Variant
+from engine import Move, Position
 
 from .core_types import (
     MAX_CHOICES,
@@ -69,7 +69,9 @@ from .core_types import (
     StatusKind,
     Timing,
 )
-from .messages import piece_name, side_name, wanted_text
+from .hand_rules import between, hesitant, put_back, takes_only
+from .messages import piece_name, side_name
+from .prompts import choice_prompt, chosen_text, fix_message, idle_status, removal_prompt, takeback_prompt
 from .signatures import EMPTY_SIG, MoveIndex, Shape, Sig, explain, looks, seen
 from .swaps import swap_text, swaps, unswapped
 
@@ -320,7 +322,7 @@ class Referee:
         if not moves:
             return self._tell(f"Nothing to choose on {name}")
         if len(moves) > 1:
-            options = self._choice_prompt([(m,) for m in moves], 0, force_which=True).options
+            options = choice_prompt(self.position, [(m,) for m in moves], 0, force_which=True).options
             what = piece_name(self.variant, self.position.board[cell])
             self._ask(Prompt(PromptKind.WHICH_MOVE, f"Which change of the {what} on {name}?",
                              (*options, Option("no", "None: leave it"))), self._current_sig())
@@ -331,20 +333,9 @@ class Referee:
         # player made meanwhile: see ``_stray``).
         self._touched.clear()
         self._accept(moves[0], now, accepted)
-        self._notes[-1] = self._chosen_text(moves[0])
+        self._notes[-1] = chosen_text(self.position, moves[0])
         self._last_t = now
         return self._decide(accepted, [])
-
-    def _chosen_text(self, move: Move) -> str:
-        """``Black made the pawn on d7 an illusionary pawn``: a silent move in words."""
-        v = self.variant
-        cell, before, after = move.changes[0]
-        side = side_name(v, v.side_of(before))
-        name = v.geometry.names[cell]
-        old, new = v.kinds[v.kind_of(before)].name, v.kinds[v.kind_of(after)].name
-        if old == new:
-            return f"{side} chose {self.position.move_text(move)} on {name}"
-        return f"{side} made the {old} on {name} {_article(new)}"
 
     def _tell(self, text: str) -> Decision:
         """Put ``text`` in front of the status line (in place of the last such text), nothing else."""
@@ -404,7 +395,7 @@ class Referee:
         if not self._playing:
             self._pending = Pending(PendingKind.CLEAN if not diff else PendingKind.UNMATCHED)
             if diff:
-                self._status = Status(StatusKind.SETUP, self._fix_message("Set up the board"), fixes=self._fixes())
+                self._status = self._fix_status(StatusKind.SETUP, "Set up the board")
             else:
                 self._status = Status(StatusKind.IDLE, "Board is set up")
             return
@@ -419,7 +410,7 @@ class Referee:
         if not diff and not self._touched:
             self._resync = False
             self._pending = Pending(PendingKind.CLEAN)
-            self._status = self._idle_status()
+            self._status = idle_status(self.position, self._outcome)
             return
         index = self._index
         if not diff:
@@ -435,11 +426,11 @@ class Referee:
             self._reading = None
             self._shown.clear()
             self._pending = Pending(PendingKind.CLEAN)
-            self._status = self._idle_status()
+            self._status = idle_status(self.position, self._outcome)
             return
         if self._dismissed is not None:
             self._pending = Pending(PendingKind.DISMISSED, sig)
-            self._status = Status(StatusKind.FIX, self._fix_message("Put the board back"), fixes=self._fixes())
+            self._status = self._fix_status(StatusKind.FIX, "Put the board back")
             return
         if self._declined is not None:
             if sig == self._declined:
@@ -599,7 +590,7 @@ class Referee:
         observed, cell_t, board = self._observed, self._cell_t, self.position.board
         # (Cells empty in the game: a man lifted on the way is a victim, as in a charge.)
         return any(not board[c] and not observed[c] and c in cell_t and cell_t[c] > lifted and self._before(d, c)
-                   for c in _between(self.variant, s, d))
+                   for c in between(self.variant, s, d))
 
     def _refilled_first(self, d: int, s: int) -> bool:
         """Whether the latest event on cell ``d`` came before the first lift of cell ``s`` since
@@ -723,7 +714,7 @@ class Referee:
         if any(self._cell_t.get(c, 0) > done and self._observed[c] for c in touched - shapes[0].cells):
             return None  # a piece put down elsewhere since: a reply under way, or done (``explain``)
         for s in shapes:
-            if _takes_only(s.move):
+            if takes_only(s.move):
                 return None
             # (A silent move has no signature to extend: see ``_set_match``.)
             ext = index.extension_cells(s.sig, touched & s.cells) if s.sig else frozenset()
@@ -764,13 +755,6 @@ class Referee:
             return frozenset(c for m in pos.legal_moves() for c, before, _a in m.changes if before)
         finally:
             pos.pop()
-
-    def _idle_status(self) -> Status:
-        outcome = self._outcome
-        if outcome is not None:
-            result = outcome.result(self.variant.nsides, tuple(self.variant.sides))
-            return Status(StatusKind.IDLE, f"Game over: {result} ({outcome.termination})")
-        return Status(StatusKind.IDLE, f"{side_name(self.variant, self.position.side)} to move")
 
     @property
     def _index(self) -> MoveIndex:
@@ -821,8 +805,8 @@ class Referee:
         cells = tuple(sorted(set(self._diff) | {c for s in shapes for c in s.cells}))
         if len(shapes) > 1 and self.identity:
             shapes = self._same_result(shapes)
-        if len(shapes) == 1 and not rest and (_takes_only(shapes[0].move)
-                                              or _put_back(shapes[0].move, self._look)):
+        if len(shapes) == 1 and not rest and (takes_only(shapes[0].move)
+                                              or put_back(shapes[0].move, self._look)):
             # Pieces lifted and nothing put down: a move under way as much as a removal. (The
             # same man lifted and put back for a move that changes its kind where it stands is
             # asked about too: players straighten men that way.)
@@ -925,16 +909,13 @@ class Referee:
                 keep -= p.shapes[0].cells
             self._accept(move, now, accepted, keep=keep)
         elif p.kind == PendingKind.AMBIGUOUS:
-            self._ask(self._choice_prompt([(s.move,) for s in p.shapes], 0), p.sig)
+            self._ask(choice_prompt(self.position, [(s.move,) for s in p.shapes], 0), p.sig)
         elif p.kind == PendingKind.REMOVAL:
-            self._ask(self._removal_prompt(p.shapes[0].move), p.sig)
+            self._ask(removal_prompt(self.position, p.shapes[0].move, self._look), p.sig)
         elif p.kind == PendingKind.TAKEBACK:
             back = p.back
             assert back is not None
-            texts = " ".join(self.position.move_text(m) for m in reversed(back.moves))
-            self._ask(Prompt(PromptKind.TAKEBACK, f"Take back {texts}?", (
-                Option("yes", f"Take back {texts}", undo=back.plies),
-                Option("no", "Keep playing"))), p.sig)
+            self._ask(takeback_prompt(self.position, back.moves, back.plies), p.sig)
         elif p.kind == PendingKind.UNMATCHED:
             self._resolve_unmatched(now, accepted)
 
@@ -953,7 +934,7 @@ class Referee:
         # Live, a board also half-way through one legal move (a line pushed front first, slowly)
         # or sequences ending in a removal (pieces in the hand) are asked about, not accepted.
         in_hand = not self._resync and bool(seqs) and self._in_hand() and not self._unseen_done(seqs)
-        if len(seqs) == 1 and not _takes_only(seqs[0][-1]) and not in_hand:
+        if len(seqs) == 1 and not takes_only(seqs[0][-1]) and not in_hand:
             if self._resync:
                 for move in seqs[0]:
                     self._accept(move, now, accepted)
@@ -979,17 +960,17 @@ class Referee:
                 seqs = explain(self.position, self._observed, diff_cells, self._touched, self.identity, strict=False,
                                max_plies=plies)
             choices: list[tuple[Move, ...]] = list(loose) or seqs
-            if len(choices) == 1 and not _takes_only(choices[0][-1]):
+            if len(choices) == 1 and not takes_only(choices[0][-1]):
                 # One possible answer is no question (a headless board would stall on it): the
                 # board shows that move's result, so it is the move.
                 for move in choices[0]:
                     self._accept(move, now, accepted)
                 return
             if 0 < len(choices) <= MAX_CHOICES:
-                self._ask(self._choice_prompt(choices, 0, force_which=True), sig)
+                self._ask(choice_prompt(self.position, choices, 0, force_which=True), sig)
                 return
         elif 0 < len(seqs) <= MAX_CHOICES:
-            self._ask(self._choice_prompt(seqs, 0, force_which=True, still_moving=in_hand), sig)
+            self._ask(choice_prompt(self.position, seqs, 0, force_which=True, still_moving=in_hand), sig)
             return
         early = [] if self._resync or seqs else self._placed_early(index)
         if early:
@@ -1014,8 +995,7 @@ class Referee:
                                   f"{self.position.move_text(swapping)}: {swap_text(self.variant, swapping)}",
                                   fixes=tuple(Fix(c, want, old) for c, old, want in cells))
             return
-        self._status = Status(StatusKind.FIX, self._fix_message("Board does not match the game", wrong=True),
-                              fixes=self._fixes(wrong=True))
+        self._status = self._fix_status(StatusKind.FIX, "Board does not match the game", wrong=True)
 
     def _unseen_done(self, seqs: list[tuple[Move, ...]]) -> bool:
         """On a board that scans slower than ``settle_ms``, a piece that stood for less than one
@@ -1049,7 +1029,7 @@ class Referee:
         """Cells strictly between the ends of the pieces carried by the legal moves of several
         pieces that involve every cell of ``move`` (``MoveIndex.bigger_moves``)."""
         return frozenset(c for big in index.bigger_moves(move) for a, b in big.relocations
-                         for c in _between(self.variant, a, b))
+                         for c in between(self.variant, a, b))
 
     def _resting(self, index: MoveIndex) -> bool:
         """The piece just put down rests on a cell strictly between the two ends of one of the
@@ -1073,7 +1053,7 @@ class Referee:
                     continue
                 for a, b in s.move.relocations:
                     if (a != b and seen(board[a], self.identity, self._look) == value
-                            and cell in _between(self.variant, a, b)):
+                            and cell in between(self.variant, a, b)):
                         return True
         return False
 
@@ -1093,61 +1073,6 @@ class Referee:
         self._prompt = prompt
         self._prompt_sig = sig
         self._status = Status(StatusKind.ASK, prompt.question, cells=tuple(sorted(self._diff)), prompt=prompt)
-
-    def _choice_prompt(self, seqs: list[tuple[Move, ...]], undo: int, force_which: bool = False,
-                       still_moving: bool = False) -> Prompt:
-        v = self.variant
-        text = self.position.move_text
-        firsts = [seq[0] for seq in seqs]
-        single = all(len(seq) == 1 for seq in seqs)
-        same_cells = len({(m.frm, m.to) for m in firsts}) == 1
-        options: list[Option] = []
-        kind = PromptKind.WHICH_MOVE
-        question = "Which move did you make?"
-        if single and same_cells and not force_which:
-            m0 = firsts[0]
-            if m0.tag == "drop":
-                kind = PromptKind.WHICH_PIECE
-                question = f"Which piece did you place on {v.geometry.names[m0.to]}?"
-                keys = [v.kinds[v.kind_of(m.promotion or m.piece)].letter for m in firsts]
-                labels = [piece_name(v, m.promotion or m.piece) for m in firsts]
-            elif all(m.tag == m0.tag for m in firsts):
-                kind = PromptKind.PROMOTION
-                question = "Promote to which piece?"
-                keys = [v.kinds[v.kind_of(m.promotion or m.piece)].letter.lower() for m in firsts]
-                labels = [v.kinds[v.kind_of(m.promotion or m.piece)].name for m in firsts]
-            else:
-                keys = []
-            if len(set(keys)) == len(firsts):
-                options = [Option(k, lab, seq, undo, tuple(text(m) for m in seq))
-                           for k, lab, seq in zip(keys, labels, seqs, strict=True)]
-            else:
-                kind = PromptKind.WHICH_MOVE
-                question = "Which move did you make?"
-        if not options:
-            for seq in seqs:
-                texts = tuple(text(m) for m in seq)
-                key = " ".join(texts)
-                if any(o.key == key for o in options):
-                    key = f"{key} #{len(options) + 1}"  # identical effects, different rule meaning
-                options.append(Option(key, key, seq, undo, texts))
-            if still_moving or any(_takes_only(seq[-1]) for seq in seqs):
-                options.append(Option("no", "None: still moving"))
-        return Prompt(kind, question, tuple(options))
-
-    def _removal_prompt(self, move: Move) -> Prompt:
-        v = self.variant
-        text = self.position.move_text(move)
-        if _put_back(move, self._look):
-            what = " and ".join(f"the {v.kinds[v.kind_of(b)].name} on {v.geometry.names[c]} "
-                                f"{_article(v.kinds[v.kind_of(a)].name)}" for c, b, a in move.changes)
-            return Prompt(PromptKind.CONFIRM, f"Make {what} ({text})?", (
-                Option("yes", f"Yes: {text}", (move,), 0, (text,)),
-                Option("no", "No: it stays as it was")))
-        what = " and ".join(f"the {piece_name(v, b)} on {v.geometry.names[c]}" for c, b, _a in move.changes)
-        return Prompt(PromptKind.REMOVAL, f"Take {what} off for good ({text})?", (
-            Option("yes", f"Yes: {text}", (move,), 0, (text,)),
-            Option("no", "No: still moving")))
 
     # -- playing and undoing moves -------------------------------------------------------------------
     def _accept(self, move: Move, now: int, accepted: list[Move], keep: frozenset[int] = frozenset()) -> None:
@@ -1261,43 +1186,6 @@ class Referee:
                 cells.setdefault(c, self._observed[c])
         return tuple(Fix(c, board[c], v) for c, v in sorted(cells.items()))
 
-    def _fix_message(self, head: str, wrong: bool = False) -> str:
-        v = self.variant
-        return head + ": " + ", ".join(wanted_text(v, f.cell, f.want) for f in self._fixes(wrong))
-
-
-def hesitant(extendable: bool, rest: frozenset[int], extension: frozenset[int]) -> bool:
-    """Whether a reading waits for the hand to let go (``Timing.hesitate_ms``): the mover could
-    still extend it, and no man is lifted besides the reading (``rest``) or one of those is a man
-    an extension takes (``extension``: every cell an extension involves): a hand on it may be
-    the mover's as much as the next player's, so both readings stand."""
-    return extendable and (not rest or bool(rest & extension))
-
-
-def _put_back(move: Move, look: tuple[int, ...] | None) -> bool:
-    """The move changes men where they stand into kinds that are the same physical man (an
-    Illusionary Piece Chess choice: ``signatures.looks``), and nothing else: on the board it is
-    a lift and a put-back of the same man. (Triscacia's pawn turned queen is a man replaced.)"""
-    return (look is not None and bool(move.changes) and not move.relocations
-            and all(b and a and look[b] == look[a] for _c, b, a in move.changes))
-
-
-def _between(variant: Variant, a: int, b: int) -> list[int]:
-    """Cells strictly between ``a`` and ``b`` on one straight line (none if not on a line)."""
-    coords = variant.geometry.coords
-    (x0, y0), (x1, y1) = coords[a], coords[b]
-    dx, dy = x1 - x0, y1 - y0
-    n = max(abs(dx), abs(dy))
-    if not (dx == 0 or dy == 0 or abs(dx) == abs(dy)) or n < 2:
-        return []
-    ray = variant.geometry.ray(a, ((dx > 0) - (dx < 0), (dy > 0) - (dy < 0)))
-    return list(ray[:n - 1]) if len(ray) >= n and ray[n - 1] == b else []
-
-
-def _article(name: str) -> str:
-    return f"an {name}" if name[:1] in "aeiou" else f"a {name}"
-
-
-def _takes_only(move: Move) -> bool:
-    """The move only takes pieces off the board: on the sensors it is pieces in the hand."""
-    return bool(move.changes) and not any(after for _c, _b, after in move.changes)
+    def _fix_status(self, kind: StatusKind, head: str, wrong: bool = False) -> Status:
+        fixes = self._fixes(wrong)
+        return Status(kind, fix_message(self.variant, head, fixes), fixes=fixes)
