@@ -72,6 +72,7 @@ from .core_types import (
 from .hand_rules import between, hesitant, put_back, takes_only
 from .messages import piece_name, side_name
 from .prompts import choice_prompt, chosen_text, fix_message, idle_status, removal_prompt, takeback_prompt
+from .readings import Readings
 from .signatures import EMPTY_SIG, MoveIndex, Shape, Sig, explain, looks, seen
 from .swaps import swap_text, swaps, unswapped
 
@@ -91,14 +92,8 @@ class Referee:
         board = position.board
         #: What an identity board reads for each piece code (None: the code itself).
         self._look = looks(self.variant)
-        self._expected = [seen(c, identity, self._look) for c in board]
-        self._observed = list(observed) if observed is not None else list(self._expected)
-        if len(self._observed) != len(board):
-            raise ValueError(f"observed board has {len(self._observed)} cells, the game {len(board)}")
-        self._diff: dict[int, int] = {c: v for c, v in enumerate(self._observed) if v != self._expected[c]}
-        self._touched: set[int] = set()
+        self._hands = Readings([seen(c, identity, self._look) for c in board], observed)
         self._resync = False
-        self._last_t = 0
         self._index_cache: MoveIndex | None = None
         #: Indexes no longer needed, freed in ``prepare``: dropping one (thousands of moves in a
         #: Mathematichess position) takes milliseconds, which a decision should not pay.
@@ -108,15 +103,6 @@ class Referee:
         self._swap_cells: set[int] = set()
         self._swap_lift: int | None = None
         self._backs: list[Back] | None = None
-        #: Occupancy boards: cells emptied and refilled while another piece was off its cell;
-        #: the piece now there may not be the one that belongs (a victim not put back).
-        self._refilled: set[int] = set()
-        self._cell_t: dict[int, int] = {}  # cell -> time of its latest event
-        #: cell -> arrival number of its latest event: orders two events of the same millisecond
-        #: (a board reports every change one scan found with that scan's time).
-        self._cell_n: dict[int, int] = {}
-        self._events = 0
-        self._lifted_t: dict[int, int] = {}  # cell -> its first lift since the last final move
         self._reply_index: tuple[Shape, MoveIndex] | None = None  # legal moves after the reading
         #: The latest provisional reading since the last final move, with the cells handled
         #: when the board first showed it (see ``_reply_done``).
@@ -124,8 +110,6 @@ class Referee:
         self._reading: tuple[Shape, int, frozenset[int], frozenset[int]] | None = None
         #: id(shape) -> when the board first showed that reading since the last final move.
         self._shown: dict[int, int] = {}
-        self._latest = -1  # the cell of the latest event
-        self._placed = False  # the latest event put a piece down
         self._dismissed: Sig | None = None
         self._declined: Sig | None = None  # "still moving" was answered while the board showed this
         #: Cells handled during the move just accepted that are not its own: maybe a silent move
@@ -169,7 +153,7 @@ class Referee:
 
     @property
     def observed(self) -> tuple[int, ...]:
-        return tuple(self._observed)
+        return tuple(self._hands.observed)
 
     @property
     def playing(self) -> bool:
@@ -181,12 +165,12 @@ class Referee:
         self._retire(self._index_cache)
         self._index_cache = None
         self._backs = None
-        self._touched.clear()
-        self._refilled.clear()
+        self._hands.touched.clear()
+        self._hands.refilled.clear()
         self._reading = None
         self._shown.clear()
         self._close_prompt()
-        self._last_t = now
+        self._hands.last_t = now
         return self._decide((), ())
 
     def event(self, ev: Event) -> Decision:
@@ -200,7 +184,7 @@ class Referee:
             self._fire(ev.t, accepted, undone)
         swap_event = False
         if ev.cell in self._swap_cells and not ev.resync:
-            if not ev.down and self._swap_lift is None and not self._touched:
+            if not ev.down and self._swap_lift is None and not self._hands.touched:
                 self._swap_lift = ev.cell
                 swap_event = True
             elif ev.down and self._swap_lift == ev.cell:
@@ -209,25 +193,18 @@ class Referee:
                 swap_event = True
         if self._swap_lift is not None and not swap_event:
             # another hand meanwhile: that lift was no swap (a victim taken, say)
-            self._touched.add(self._swap_lift)
+            self._hands.touched.add(self._swap_lift)
             self._swap_lift = None
         value = ((ev.piece or UNKNOWN_PIECE) if self.identity else 1) if ev.down else 0
-        if (ev.down and not self.identity and self._expected[ev.cell]
-                and any(v == 0 and c != ev.cell for c, v in self._diff.items())):
-            self._refilled.add(ev.cell)
-        self._set(ev.cell, value)
+        if (ev.down and not self.identity and self._hands.expected[ev.cell]
+                and any(v == 0 and c != ev.cell for c, v in self._hands.diff.items())):
+            self._hands.refilled.add(ev.cell)
+        self._hands.read(ev.cell, value)
         if ev.resync:
             self._resync = True
         elif not swap_event:
-            self._touched.add(ev.cell)
-        self._last_t = ev.t
-        self._cell_t[ev.cell] = ev.t
-        self._events += 1
-        self._cell_n[ev.cell] = self._events
-        if not ev.down:
-            self._lifted_t.setdefault(ev.cell, ev.t)
-        self._placed = ev.down
-        self._latest = ev.cell
+            self._hands.touched.add(ev.cell)
+        self._hands.record(ev.cell, ev.down, ev.t)
         return self._decide(accepted, undone)
 
     def _ends_move(self, ev: Event) -> bool:
@@ -238,18 +215,18 @@ class Referee:
         while the mover's piece is still on its way (then the short wait runs from the mover's
         last event: ``_set_match``)."""
         short = self._pending.extra.get("short")
-        return ev.down or (short is not None and ev.t >= short and bool(self._observed[ev.cell]))
+        return ev.down or (short is not None and ev.t >= short and bool(self._hands.observed[ev.cell]))
 
     def snapshot(self, readings: list[int], now: int) -> Decision:
         """The whole board as read after a reconnect or a restart. Hidden changes (captures on an
         occupancy board) could not be seen, so matches that rely on them are asked about."""
-        if len(readings) != len(self._observed):
-            raise ValueError(f"snapshot has {len(readings)} cells, the game {len(self._observed)}")
-        changed = [c for c, v in enumerate(readings) if v != self._observed[c]]
+        if len(readings) != len(self._hands.observed):
+            raise ValueError(f"snapshot has {len(readings)} cells, the game {len(self._hands.observed)}")
+        changed = [c for c, v in enumerate(readings) if v != self._hands.observed[c]]
         for c in changed:
-            self._set(c, readings[c])
+            self._hands.read(c, readings[c])
         if changed:
-            self._last_t = now
+            self._hands.last_t = now
             self._resync = True
         return self._decide((), ())
 
@@ -278,14 +255,14 @@ class Referee:
         if prompt.kind == PromptKind.TAKEBACK and not opt.undo:
             self._dismissed = sig  # keep the game: the board must go back to it
         elif prompt.kind == PromptKind.CONFIRM and not opt.moves:
-            self._touched.clear()  # the man was only straightened
+            self._hands.touched.clear()  # the man was only straightened
         elif not opt.moves and not opt.undo:
             self._declined = sig  # still moving: wait for the board to change
         for _ in range(opt.undo):
             undone.append(self._undo_one())
         for move in opt.moves:
             self._accept(move, now, accepted)
-        self._last_t = now
+        self._hands.last_t = now
         return self._decide(accepted, undone)
 
     def silent_moves_on(self, cell: int) -> list[Move]:
@@ -315,7 +292,7 @@ class Referee:
             return self._tell(f"Touch on {name} ignored: no game under way")
         if self._prompt is not None:
             return self._tell(f"Touch on {name} ignored: answer the question first")
-        if self._diff or self._pending.kind not in (PendingKind.CLEAN, PendingKind.REMOVAL):
+        if self._hands.diff or self._pending.kind not in (PendingKind.CLEAN, PendingKind.REMOVAL):
             # A move under way on the board: its reading must not change under the hands.
             return self._tell(f"Touch on {name} ignored: finish the move on the board first")
         moves = self.silent_moves_on(cell)
@@ -325,16 +302,16 @@ class Referee:
             options = choice_prompt(self.position, [(m,) for m in moves], 0, force_which=True).options
             what = piece_name(self.variant, self.position.board[cell])
             self._ask(Prompt(PromptKind.WHICH_MOVE, f"Which change of the {what} on {name}?",
-                             (*options, Option("no", "None: leave it"))), self._current_sig())
+                             (*options, Option("no", "None: leave it"))), self._hands.sig())
             self._status = replace(self._status, cells=(cell,))
             return self._decide([], [], evaluate=False)
         accepted: list[Move] = []
         # Cells handled before, at rest now, are no part of this choice (nor a move the next
         # player made meanwhile: see ``_stray``).
-        self._touched.clear()
+        self._hands.touched.clear()
         self._accept(moves[0], now, accepted)
         self._notes[-1] = chosen_text(self.position, moves[0])
-        self._last_t = now
+        self._hands.last_t = now
         return self._decide(accepted, [])
 
     def _tell(self, text: str) -> Decision:
@@ -350,21 +327,11 @@ class Referee:
             return Decision(self._status, note="nothing to take back")
         self._close_prompt()
         move = self._undo_one()
-        self._last_t = now
-        self._dismissed = self._current_sig() or None  # the board still shows the move: guide it back
+        self._hands.last_t = now
+        self._dismissed = self._hands.sig() or None  # the board still shows the move: guide it back
         return self._decide((), [move])
 
     # -- state --------------------------------------------------------------------------------------
-    def _set(self, cell: int, value: int) -> None:
-        self._observed[cell] = value
-        if value != self._expected[cell]:
-            self._diff[cell] = value
-        else:
-            self._diff.pop(cell, None)
-
-    def _current_sig(self) -> Sig:
-        return frozenset(self._diff.items())
-
     def _close_prompt(self) -> None:
         self._prompt = None
         self._prompt_sig = None
@@ -383,9 +350,9 @@ class Referee:
 
     def _evaluate(self) -> None:
         """Judge the current readings (see the module docstring); sets pending and status."""
-        diff = self._diff
+        diff = self._hands.diff
         variant = self.variant
-        sig = self._current_sig()
+        sig = self._hands.sig()
         if self._prompt is not None:
             if sig == self._prompt_sig:
                 return
@@ -401,13 +368,13 @@ class Referee:
             return
         to_move = side_name(variant, self.position.side)
         stray, self._stray = self._stray, frozenset()
-        if not diff and not self._touched and stray and self._index.has_silent_moves:
+        if not diff and not self._hands.touched and stray and self._index.has_silent_moves:
             shapes = self._index.match(EMPTY_SIG, stray)
             if shapes:
-                self._touched |= stray
+                self._hands.touched |= stray
                 self._set_match(sig, shapes, self._index)
                 return
-        if not diff and not self._touched:
+        if not diff and not self._hands.touched:
             self._resync = False
             self._pending = Pending(PendingKind.CLEAN)
             self._status = idle_status(self.position, self._outcome)
@@ -415,8 +382,8 @@ class Referee:
         index = self._index
         if not diff:
             self._resync = False
-            if self._touched and index.has_silent_moves:
-                shapes = [s for s in index.match(EMPTY_SIG, self._touched) if self._in_order(s)]
+            if self._hands.touched and index.has_silent_moves:
+                shapes = [s for s in index.match(EMPTY_SIG, self._hands.touched) if self._in_order(s)]
                 if shapes:
                     self._set_match(sig, shapes, index)
                     return
@@ -438,9 +405,9 @@ class Referee:
                 self._status = Status(StatusKind.MOVING, f"{to_move} moving", cells=tuple(sorted(diff)))
                 return
             self._declined = None
-        shapes = [s for s in index.match(sig, self._touched) if self._in_order(s)]
+        shapes = [s for s in index.match(sig, self._hands.touched) if self._in_order(s)]
         reading = self._reading
-        if shapes and reading is not None and not reading[0].sig and self._placed and self._silent_then_reply(
+        if shapes and reading is not None and not reading[0].sig and self._hands.placed and self._silent_then_reply(
                 shapes, reading[0], reading[1]):
             # A silent move shown (a swap on an occupancy board), then the next player moved one of
             # its men: the move of that man from the mover's side leaves the swap's other cell
@@ -453,12 +420,12 @@ class Referee:
         back = self._takeback_match()
         if back is not None:
             self._pending = Pending(PendingKind.TAKEBACK, sig, back=back,
-                                    deadline=self._last_t + self.timing.takeback_ms)
+                                    deadline=self._hands.last_t + self.timing.takeback_ms)
             self._status = Status(StatusKind.MOVING, f"{to_move} moving", cells=tuple(sorted(diff)))
             return
         reading = self._reading
         peeled = None
-        if reading is not None and self._placed and self._latest in reading[2]:
+        if reading is not None and self._hands.placed and self._hands.latest in reading[2]:
             # Put down where the reading's piece may still be going: rather its drag going on.
             peeled = self._peel(sig, index)
             if peeled is not None and len(peeled[1]) == 1 and peeled[1][0] is reading[0]:
@@ -471,8 +438,8 @@ class Referee:
                     # uses every cell handled: that one.
                     self._take_reply(sig, reading[0], reading[1])
                     return
-        if (peeled is None and reading is not None and self._placed and self._latest not in reading[3]
-                and not (self._latest in reading[2] and self._slid_on(reading[0]))
+        if (peeled is None and reading is not None and self._hands.placed and self._hands.latest not in reading[3]
+                and not (self._hands.latest in reading[2] and self._slid_on(reading[0]))
                 and self._reply_done(reading[0], reading[1]) and not self._resting(index)):
             # The next player has completed a move on top of the last reading: that reading was
             # the move (moves are made in turn), whatever its piece did meanwhile. (Unless the
@@ -484,7 +451,7 @@ class Referee:
         if peeled is not None:
             rest, shapes = peeled
             shown = self._shown.get(id(shapes[0])) if len(shapes) == 1 else None
-            if (shown is not None and self._placed and self._latest in shapes[0].cells
+            if (shown is not None and self._hands.placed and self._hands.latest in shapes[0].cells
                     and (reading is None or reading[0] is not shapes[0]) and self._reply_done(shapes[0], shown)):
                 # The board shows again a reading it showed before, and that reading followed by
                 # a complete reply (the next player's man brought down the line the mover's piece
@@ -501,7 +468,7 @@ class Referee:
             # A piece of a move under way rests on a cell it crosses (a swapped man dragged
             # while the other is in the hand): a move and a capture there only if it stays.
             wait = self.timing.drag_wait()
-        self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=self._last_t + wait)
+        self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=self._hands.last_t + wait)
         left = self._victims_left(index)
         if left is not None:
             # Everything of the move is on the board but men it takes (a charge, a chain): say
@@ -515,30 +482,30 @@ class Referee:
 
     def _take_reply(self, sig: Sig, shape: Shape, since: int) -> None:
         """The reading ``shape`` was the move: final now, the rest of the board is the reply."""
-        self._pending = Pending(PendingKind.MOVE, sig, (shape,), shape.cells, deadline=self._last_t,
+        self._pending = Pending(PendingKind.MOVE, sig, (shape,), shape.cells, deadline=self._hands.last_t,
                                  extra={"since": since, "rest": frozenset(), "reply": True})
         text = self.position.move_text(shape.move)
         side = side_name(self.variant, self.position.side)
         self._status = Status(StatusKind.MOVING, f"{side} moving: {text} (provisional)",
-                              cells=tuple(sorted(self._diff)), provisional=(text,))
+                              cells=tuple(sorted(self._hands.diff)), provisional=(text,))
 
     def _silent_then_reply(self, shapes: list[Shape], silent: Shape, since: int) -> bool:
         """The moves matched leave cells of the silent reading handled that they do not involve,
         and the board is that reading followed by a legal reply."""
-        touched = self._touched
+        touched = self._hands.touched
         return (all(s is not silent and (touched - s.cells) & silent.cells for s in shapes)
                 and self._reply_done(silent, since))
 
     def _victims_left(self, index: MoveIndex) -> tuple[Move, tuple[int, ...]] | None:
         """The legal move the board shows but for men it takes that still stand (``Move.victims``),
         and those cells; None unless exactly one set of cells is left (the move shown first)."""
-        items = set(self._diff.items())
+        items = set(self._hands.diff.items())
         if not any(v for _c, v in items):
             return None  # nothing put down yet: no move to name
         found: list[tuple[Move, tuple[int, ...]]] = []
         for shapes in index.by_sig.values():
             for s in shapes:
-                if not items <= s.sig or not s.hidden <= self._touched:
+                if not items <= s.sig or not s.hidden <= self._hands.touched:
                     continue
                 rest = s.sig - items
                 victims = s.move.victims
@@ -557,8 +524,8 @@ class Referee:
     def _arrived_first(self, shape: Shape) -> list[int]:
         """The destinations of ``shape``'s pieces whose latest event came before the lift of
         the cell the piece leaves (see ``_in_order``)."""
-        observed = self._observed
-        cell_t = self._cell_t
+        observed = self._hands.observed
+        cell_t = self._hands.cell_t
         move = shape.move
         sources = {s for s, d in move.relocations if s != d}
         relocs = set(move.relocations)
@@ -572,7 +539,7 @@ class Referee:
                 continue
             # (Not along a pushed line: a shoved line flickers in any order.)
             if s != d and d not in sources and not observed[s] and s in cell_t and d in cell_t and (
-                    self._before(d, s) or self._left_a_crossed_cell_after(s, d)):
+                    self._hands.before(d, s, self.timing.scan_ms) or self._left_a_crossed_cell_after(s, d)):
                 before = next(b for c, b, _a in move.changes if c == s)
                 after = next(a for c, _b, a in move.changes if c == d)
                 if before == after:  # (a promotion's new piece may go down before the pawn is off)
@@ -584,44 +551,34 @@ class Referee:
         was last lifted after ``s`` was, and after ``d``'s latest event, the piece now on ``d``
         did not come from there (a man on ``d`` merely lifted and put back while the slider
         rested on its way, then the slider lifted: no capture on ``d``)."""
-        lifted = self._lifted_t.get(s)
+        lifted = self._hands.lifted_t.get(s)
         if lifted is None:
             return False
-        observed, cell_t, board = self._observed, self._cell_t, self.position.board
+        observed, cell_t, board = self._hands.observed, self._hands.cell_t, self.position.board
         # (Cells empty in the game: a man lifted on the way is a victim, as in a charge.)
-        return any(not board[c] and not observed[c] and c in cell_t and cell_t[c] > lifted and self._before(d, c)
-                   for c in between(self.variant, s, d))
+        scan = self.timing.scan_ms
+        return any(not board[c] and not observed[c] and c in cell_t and cell_t[c] > lifted
+                   and self._hands.before(d, c, scan) for c in between(self.variant, s, d))
 
     def _refilled_first(self, d: int, s: int) -> bool:
         """Whether the latest event on cell ``d`` came before the first lift of cell ``s`` since
         the last final move (by more than a scan on a board that scans its squares in turn)."""
-        lifted = self._lifted_t.get(s)
-        if lifted is None or d not in self._cell_t:
+        lifted = self._hands.lifted_t.get(s)
+        if lifted is None or d not in self._hands.cell_t:
             return False
-        return self._cell_t[d] < lifted - self.timing.scan_ms
+        return self._hands.cell_t[d] < lifted - self.timing.scan_ms
 
     def _placed_early(self, index: MoveIndex) -> list[Shape]:
         """The one legal move the board shows whose pieces were reported put down before they
         were lifted, each on a cell whose reading shows it (not a victim's cell touched: that
         is no arrival), or nothing. Two boards that each report on their own, or a board that
         scans its squares in turn, may report a move's placement before its lift."""
-        shapes = index.match(self._current_sig(), self._touched)
+        shapes = index.match(self._hands.sig(), self._hands.touched)
         if len(shapes) != 1:
             return []
         visible = {c for c, _v in shapes[0].sig}
         early = self._arrived_first(shapes[0])
         return shapes if early and visible.issuperset(early) else []
-
-    def _before(self, a: int, b: int) -> bool:
-        """Whether the latest event on cell ``a`` came before the latest on cell ``b``. A board
-        that scans its squares in turn reports one scan's changes in square order: there only
-        events more than a scan apart are ordered. Otherwise events of the same millisecond come
-        in the order they happened (a piece put back on the cell the last move took on, then the
-        next player's attacker lifted, in one report: no capture there)."""
-        scan = self.timing.scan_ms
-        if scan:
-            return self._cell_t[a] < self._cell_t[b] - scan
-        return (self._cell_t[a], self._cell_n[a]) < (self._cell_t[b], self._cell_n[b])
 
     def _same_result(self, shapes: list[Shape]) -> list[Shape]:
         """On an identity board the pieces read are the position: moves that lead to the very
@@ -635,22 +592,18 @@ class Referee:
             pos.pop()
         if len(results) > 1:
             return shapes
-        lifted_t = self._lifted_t
+        lifted_t = self._hands.lifted_t
 
         def first_lift(s: Shape) -> int:
             return lifted_t.get(s.move.frm, 1 << 62)  # (the moving piece's cell; a swap moves two)
 
         return [min(shapes, key=first_lift)]
 
-    def _since(self, t: int) -> set[int]:
-        """Cells handled after ``t``."""
-        cell_t = self._cell_t
-        return {c for c in self._touched if cell_t.get(c, t) > t}
-
     def _handled_again(self, shape: Shape, since: int) -> set[int]:
         """Cells of ``shape``'s move handled since the board first showed it, later than a
         bounce (``settle_ms``)."""
-        return {c for c in self._since(since) & shape.cells if self._cell_t[c] - since >= self.timing.settle_ms}
+        cell_t = self._hands.cell_t
+        return {c for c in self._hands.since(since) & shape.cells if cell_t[c] - since >= self.timing.settle_ms}
 
     def _reply_done(self, shape: Shape, since: int, needs: frozenset[int] | set[int] = frozenset()) -> bool:
         """Whether the board is ``shape``'s move followed by a complete legal reply (handled
@@ -660,15 +613,15 @@ class Referee:
         pos.push(shape.move)
         try:
             board = pos.board
-            cells = set(self._diff) | shape.cells
+            cells = set(self._hands.diff) | shape.cells
             look = self._look
-            sig = frozenset((c, self._observed[c]) for c in cells
-                            if self._observed[c] != seen(board[c], self.identity, look))
+            sig = frozenset((c, self._hands.observed[c]) for c in cells
+                            if self._hands.observed[c] != seen(board[c], self.identity, look))
             if not sig:
                 return False
             index = self._reply_index_for(shape)
             # The move's own cells handled within settle_ms of it: a bounce, not the reply.
-            touched = (self._since(since) - shape.cells) | self._handled_again(shape, since)
+            touched = (self._hands.since(since) - shape.cells) | self._handled_again(shape, since)
             lifts = [(c, v) for c, v in sig if v == 0 and board[c]]
             for r in range(0, min(len(lifts), 4) + 1):
                 for chosen in combinations(lifts, r):
@@ -685,8 +638,8 @@ class Referee:
         pieces lifted elsewhere (the next player's hand already on its piece). Returns those
         cells and the move's shapes when exactly one such reading exists and the lifted cells
         are none the move could still go on to (a victim a dragged rook is about to take)."""
-        expected = self._expected
-        lifts = [(c, v) for c, v in self._diff.items() if v == 0 and expected[c]]
+        expected = self._hands.expected
+        lifts = [(c, v) for c, v in self._hands.diff.items() if v == 0 and expected[c]]
         if not lifts or len(lifts) > 12:
             return None
         # A charge or a chain lifts many men of one move: then the next player's hand holds at
@@ -697,7 +650,7 @@ class Referee:
             for chosen in combinations(lifts, r):
                 msig = sig - frozenset(chosen)
                 rest = frozenset(c for c, _v in chosen)
-                shapes = [s for s in index.match(msig, self._touched) if not rest & s.cells and self._in_order(s)]
+                shapes = [s for s in index.match(msig, self._hands.touched) if not rest & s.cells and self._in_order(s)]
                 if shapes:
                     found.append((rest, shapes))
         if len(found) > 1:
@@ -708,10 +661,10 @@ class Referee:
         if len(found) != 1:
             return None
         rest, shapes = found[0]
-        touched = self._touched - rest
-        own = [self._cell_t.get(c, 0) for c in shapes[0].cells]
+        touched = self._hands.touched - rest
+        own = [self._hands.cell_t.get(c, 0) for c in shapes[0].cells]
         done = max(own) if own else 0
-        if any(self._cell_t.get(c, 0) > done and self._observed[c] for c in touched - shapes[0].cells):
+        if any(self._hands.cell_t.get(c, 0) > done and self._hands.observed[c] for c in touched - shapes[0].cells):
             return None  # a piece put down elsewhere since: a reply under way, or done (``explain``)
         for s in shapes:
             if takes_only(s.move):
@@ -734,9 +687,9 @@ class Referee:
             # A piece the mover's piece could take, lifted before the mover's piece left: the
             # mover's own victim first (not the next player's hand). When the piece left is its
             # first lift: a swap refills the cells it leaves, so their latest event is no lift.
-            left = [self._lifted_t.get(a, self._cell_t[a]) for a, b in s.move.relocations
-                    if a != b and a in self._cell_t]
-            if left and any(self._cell_t.get(c, 0) < min(left) for c in rest & index.source_cells(s.move)):
+            left = [self._hands.lifted_t.get(a, self._hands.cell_t[a]) for a, b in s.move.relocations
+                    if a != b and a in self._hands.cell_t]
+            if left and any(self._hands.cell_t.get(c, 0) < min(left) for c in rest & index.source_cells(s.move)):
                 return None
         return rest, shapes
 
@@ -744,7 +697,7 @@ class Referee:
         """On an occupancy board, whether the reading's piece has left the cell it went to: a
         piece put down further along its line may then be that piece sliding on as much as the
         next player's reply. (An identity board reads whose piece it is.)"""
-        observed = self._observed
+        observed = self._hands.observed
         return not self.identity and any(not observed[d] for s, d in shape.move.relocations if s != d)
 
     def _reply_reach(self, move: Move) -> frozenset[int]:
@@ -802,7 +755,7 @@ class Referee:
         the next player meanwhile (not part of the matched moves)."""
         t = self.timing
         to_move = side_name(self.variant, self.position.side)
-        cells = tuple(sorted(set(self._diff) | {c for s in shapes for c in s.cells}))
+        cells = tuple(sorted(set(self._hands.diff) | {c for s in shapes for c in s.cells}))
         if len(shapes) > 1 and self.identity:
             shapes = self._same_result(shapes)
         if len(shapes) == 1 and not rest and (takes_only(shapes[0].move)
@@ -811,12 +764,12 @@ class Referee:
             # same man lifted and put back for a move that changes its kind where it stands is
             # asked about too: players straighten men that way.)
             self._pending = Pending(PendingKind.REMOVAL, sig, tuple(shapes), shapes[0].cells,
-                                     deadline=self._last_t + t.prefix_ms)
+                                     deadline=self._hands.last_t + t.prefix_ms)
             self._status = Status(StatusKind.MOVING, f"{to_move} moving", cells=cells)
         elif len(shapes) == 1:
             shape = shapes[0]
             move = shape.move
-            touched = self._touched - rest
+            touched = self._hands.touched - rest
             ext = index.extension_cells(shape.sig, touched & shape.cells) if shape.sig else frozenset()
             # A piece put down on a cell some bigger move's piece crosses (the other man of a
             # swap dragged home) is that move going on, not the next player's; such cells, and
@@ -826,13 +779,13 @@ class Referee:
             if crossed:
                 bigger = index.bigger_cells(move)
                 touched = {c for c in touched
-                           if c in shape.cells or (c not in crossed and (c in bigger or c in self._diff))}
+                           if c in shape.cells or (c not in crossed and (c in bigger or c in self._hands.diff))}
             ext |= index.continuation_cells(move, touched)
             # A piece put down and then men lifted (the victims of a charge or a chain) is no
             # piece sliding on: only a reading whose latest event put a piece down may be a drag.
             # A scanning board reports one scan's changes in square order, not as they happened,
             # so there the order says nothing and any reading may be a drag.
-            drag = index.drag_cells(move) if self._placed or rest or t.scan_ms else frozenset()
+            drag = index.drag_cells(move) if self._hands.placed or rest or t.scan_ms else frozenset()
             # On a board that scans its squares in turn, a piece resting on a crossed cell for any
             # time under one scan is reported there for exactly one scan (until the scan comes
             # round again), and the gap to a castling's second piece may grow by up to one scan.
@@ -840,14 +793,14 @@ class Referee:
             wait = t.prefix_ms + t.scan_ms if ext else drag_wait if drag else t.settle_ms
             # Timed from the mover's last event: the next player lifting a piece meanwhile
             # (``rest``) says nothing about whether the mover is done.
-            own = [self._cell_t[c] for c in self._touched - rest if c in self._cell_t]
-            start = max(own) if own and rest else self._last_t
+            own = [self._hands.cell_t[c] for c in self._hands.touched - rest if c in self._hands.cell_t]
+            start = max(own) if own and rest else self._hands.last_t
             deadline = start + wait
             if drag and not ext and t.scan_ms:
                 # What a scanning board can tell is whether the piece still stands where it was
                 # reported when the scan comes round to that square again: one scan after *that*
                 # report, whatever the board reported since (a lift later in square order).
-                landed = [self._cell_t[d] for s, d in move.relocations if s != d and d in self._cell_t]
+                landed = [self._hands.cell_t[d] for s, d in move.relocations if s != d and d in self._hands.cell_t]
                 if landed:
                     deadline = max(start + t.settle_ms, max(landed) + drag_wait)
             # ``deadline`` is when the reading is final once the next player has started; until
@@ -859,11 +812,11 @@ class Referee:
             going_on = drag
             # Of a move of several pieces, only the piece just put down may still be going on
             # (the two men of a swap both home: the last one's line ends there).
-            if (drag and self._placed and not t.scan_ms and len(move.relocations) > 1
-                    and any(d == self._latest for _s, d in move.relocations)):
-                going_on = index.drag_cells(move, only_to=self._latest)
+            if (drag and self._hands.placed and not t.scan_ms and len(move.relocations) > 1
+                    and any(d == self._hands.latest for _s, d in move.relocations)):
+                going_on = index.drag_cells(move, only_to=self._hands.latest)
             if hesitant(bool(ext or going_on), rest, extension):
-                deadline = max(deadline, self._last_t + t.hesitate_ms + t.scan_ms)
+                deadline = max(deadline, self._hands.last_t + t.hesitate_ms + t.scan_ms)
             prev = self._pending
             # The cells handled up to the first moment the board showed this move: what is
             # handled later is the next player's (see ``_fire``).
@@ -878,22 +831,22 @@ class Referee:
                 # handled since the first time is the next player's as much as the mover's.
                 since = self._shown.get(id(shape))
             if since is None:
-                since = self._shown[id(shape)] = self._last_t
+                since = self._shown[id(shape)] = self._hands.last_t
             involved = shape.cells | ext | drag | crossed
-            if self._placed and self._latest not in involved and not t.scan_ms:
+            if self._hands.placed and self._hands.latest not in involved and not t.scan_ms:
                 # The board shows the move since a piece was put down elsewhere (the next
                 # player's silent swap done on top of it): the mover is done, as in ``event``.
-                deadline = self._last_t
+                deadline = self._hands.last_t
             self._pending = Pending(PendingKind.MOVE, sig, (shape,), involved, deadline=deadline,
-                                     extra={"since": since if since is not None else self._last_t,
+                                     extra={"since": since if since is not None else self._hands.last_t,
                                             "rest": rest, "short": short})
             self._reading = (shape, self._pending.extra["since"], drag | ext, ext)
             text = self.position.move_text(move)
             self._status = Status(StatusKind.MOVING, f"{to_move} moving: {text} (provisional)", cells=cells,
                                   provisional=(text,))
         else:
-            self._pending = Pending(PendingKind.AMBIGUOUS, sig, tuple(shapes), deadline=self._last_t + t.settle_ms,
-                                     extra={"rest": rest})
+            self._pending = Pending(PendingKind.AMBIGUOUS, sig, tuple(shapes),
+                                    deadline=self._hands.last_t + t.settle_ms, extra={"rest": rest})
             self._status = Status(StatusKind.MOVING, f"{to_move} moving", cells=cells)
 
     # -- decisions at a deadline ----------------------------------------------------------------------
@@ -903,7 +856,7 @@ class Referee:
             move = p.shapes[0].move
             # Cells handled since the board first showed the move, and pieces lifted by the
             # next player, stay handled: they belong to the next move.
-            keep = frozenset(self._since(p.extra["since"])) | p.extra["rest"]
+            keep = frozenset(self._hands.since(p.extra["since"])) | p.extra["rest"]
             if not p.extra.get("reply"):
                 # (A bounce on the move's own cells is not the next player's doing.)
                 keep -= p.shapes[0].cells
@@ -923,14 +876,14 @@ class Referee:
         index = self._index
         p = self._pending
         sig = p.sig
-        diff_cells = set(self._diff)
+        diff_cells = set(self._hands.diff)
         # Live events: at most a move and a quick reply merged. After the board was away: the
         # players may have gone on for a few moves.
         plies = RESYNC_PLIES if self._resync else 2
         seqs = p.extra.get("seqs")
         if seqs is None:
-            seqs = explain(self.position, self._observed, diff_cells, self._touched, self.identity, strict=True,
-                           max_plies=plies)
+            seqs = explain(self.position, self._hands.observed, diff_cells, self._hands.touched, self.identity,
+                           strict=True, max_plies=plies)
         # Live, a board also half-way through one legal move (a line pushed front first, slowly)
         # or sequences ending in a removal (pieces in the hand) are asked about, not accepted.
         in_hand = not self._resync and bool(seqs) and self._in_hand() and not self._unseen_done(seqs)
@@ -942,23 +895,23 @@ class Referee:
             # The earlier moves are final; the last one is read again from the board, as a
             # provisional reading that may still go on (a rook short of its square, a castling).
             last = seqs[0][-1]
-            touched = set(self._touched)
+            touched = set(self._hands.touched)
             for move in seqs[0][:-1]:
                 self._accept(move, now, accepted)
             earlier = {c for m in seqs[0][:-1] for c, _b, _a in m.changes}
-            self._touched = (touched & {c for c, _b, _a in last.changes}) | (touched - earlier)
+            self._hands.touched = (touched & {c for c, _b, _a in last.changes}) | (touched - earlier)
             return
         if not self._resync and not p.extra.get("tried"):
             # Not explained yet: wait for the hands (or the guide time) and look again.
-            self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=self._last_t + self.timing.guide_ms,
+            self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=self._hands.last_t + self.timing.guide_ms,
                                      extra={"tried": True, "seqs": seqs})
-            if self._last_t + self.timing.guide_ms > now:
+            if self._hands.last_t + self.timing.guide_ms > now:
                 return
         if self._resync:
             loose: list[tuple[Move, ...]] = [(s.move,) for s in index.match_loose(sig)]
             if not loose and not seqs:
-                seqs = explain(self.position, self._observed, diff_cells, self._touched, self.identity, strict=False,
-                               max_plies=plies)
+                seqs = explain(self.position, self._hands.observed, diff_cells, self._hands.touched, self.identity,
+                               strict=False, max_plies=plies)
             choices: list[tuple[Move, ...]] = list(loose) or seqs
             if len(choices) == 1 and not takes_only(choices[0][-1]):
                 # One possible answer is no question (a headless board would stall on it): the
@@ -987,7 +940,7 @@ class Referee:
             self._pending = Pending(PendingKind.PARTIAL, sig)
             return
         self._pending = Pending(PendingKind.WRONG, sig)
-        swapping = unswapped(self.position, self._observed) if self.identity else None
+        swapping = unswapped(self.position, self._hands.observed) if self.identity else None
         if swapping is not None:
             # The move stands on the board with the old piece: name the swap it still needs.
             cells = swaps(self.variant, swapping)
@@ -1002,21 +955,21 @@ class Referee:
         scan is never seen (a pawn taken back at once by a quick recapture): a board that reads
         like pieces still in the hand is rather that one sequence made, when the latest event put
         down the piece its last move brings to that cell."""
-        if self.timing.scan_ms <= self.timing.settle_ms or len(seqs) != 1 or not self._placed:
+        if self.timing.scan_ms <= self.timing.settle_ms or len(seqs) != 1 or not self._hands.placed:
             return False
         last = seqs[0][-1]
-        return any(c == self._latest and a and self._observed[c] == seen(a, self.identity)
+        return any(c == self._hands.latest and a and self._hands.observed[c] == seen(a, self.identity)
                    for c, _b, a in last.changes)
 
     def _in_hand(self) -> bool:
         """The differences are pieces lifted (in the hand) or put where some legal move puts them:
         the player is half-way through that move -- with, maybe, pieces of the other sides
         lifted as well (the next player's hand already on its piece)."""
-        expected = self._expected
+        expected = self._hands.expected
         board = self.position.board
         side = self.position.side
         side_of = self.variant.side_of
-        diff = list(self._diff.items())
+        diff = list(self._hands.diff.items())
         # Pieces put down minus pieces lifted (a new code on an occupied cell of an identity
         # board is neither).
         placed = sum(1 for c, v in diff if v and not expected[c]) - sum(1 for c, v in diff if not v and expected[c])
@@ -1037,14 +990,14 @@ class Referee:
         differences are that move's pieces lifted or already where it puts them: the piece is
         being dragged along its way. (A move of one piece resting on its way is a legal move
         itself: ``MoveIndex.drag_cells``.)"""
-        cell = self._latest
-        value = self._diff.get(cell)
-        if not self._placed or not value:
+        cell = self._hands.latest
+        value = self._hands.diff.get(cell)
+        if not self._hands.placed or not value:
             return False
         board = self.position.board
         side, side_of = self.position.side, self.variant.side_of
         # (Pieces of the other sides lifted meanwhile are the next player's hand.)
-        others = [(c, v) for c, v in self._diff.items()
+        others = [(c, v) for c, v in self._hands.diff.items()
                   if c != cell and not (v == 0 and board[c] and side_of(board[c]) != side)]
         for shapes in index.by_sig.values():
             for s in shapes:
@@ -1060,7 +1013,7 @@ class Referee:
     def _partial_of_a_move(self, items: list[tuple[int, int]], placed: int) -> bool:
         # Cells emptied and refilled meanwhile must be the move's too (a victim's cell): a
         # piece put on a cell no legal move of the lifted piece reaches is no move under way.
-        refilled = self._refilled - self._diff.keys()
+        refilled = self._hands.refilled - self._hands.diff.keys()
         for shapes in self._index.by_sig.values():
             for s in shapes:
                 cells = s.cells
@@ -1072,14 +1025,14 @@ class Referee:
     def _ask(self, prompt: Prompt, sig: Sig) -> None:
         self._prompt = prompt
         self._prompt_sig = sig
-        self._status = Status(StatusKind.ASK, prompt.question, cells=tuple(sorted(self._diff)), prompt=prompt)
+        self._status = Status(StatusKind.ASK, prompt.question, cells=tuple(sorted(self._hands.diff)), prompt=prompt)
 
     # -- playing and undoing moves -------------------------------------------------------------------
     def _accept(self, move: Move, now: int, accepted: list[Move], keep: frozenset[int] = frozenset()) -> None:
         """Play ``move`` as final. ``keep``: cells handled that belong to the next move."""
         pos = self.position
         prev_codes = {c: b for c, b, _a in move.changes}
-        touched = frozenset(self._touched)
+        touched = frozenset(self._hands.touched)
         self._stray = touched - prev_codes.keys() - keep
         swap = "" if self.identity else swap_text(self.variant, move)
         self._swap_cells = set() if self.identity else {c for c, _old, _new in swaps(self.variant, move)}
@@ -1097,11 +1050,11 @@ class Referee:
         else:
             self._retire(ready)
         self._reply_index = None
-        self._touched = set(keep)
-        self._refilled &= keep
+        self._hands.touched = set(keep)
+        self._hands.refilled &= keep
         self._shown.clear()
         # (The stray cells' too: when their men left tells which silent move they were.)
-        self._lifted_t = {c: t for c, t in self._lifted_t.items() if c in keep or c in self._stray}
+        self._hands.lifted_t = {c: t for c, t in self._hands.lifted_t.items() if c in keep or c in self._stray}
         self._reading = None
         self._resync = False
         self._close_prompt()
@@ -1111,10 +1064,10 @@ class Referee:
         move = self.position.pop()
         self._notes.append(f"took back {self.position.move_text(move)}")
         self._after_change(move.changes)
-        self._touched.clear()
+        self._hands.touched.clear()
         self._swap_cells.clear()
         self._swap_lift = None
-        self._refilled.clear()
+        self._hands.refilled.clear()
         self._reading = None
         self._shown.clear()
         self._retire(self._reply_index)
@@ -1124,8 +1077,7 @@ class Referee:
     def _after_change(self, changes) -> None:
         board = self.position.board
         for c, _b, _a in changes:
-            self._expected[c] = seen(board[c], self.identity, self._look)
-            self._set(c, self._observed[c])
+            self._hands.expect(c, seen(board[c], self.identity, self._look))
         self._retire(self._index_cache)
         self._index_cache = None
         self._shown.clear()  # (keyed by the retired index's shapes)
@@ -1159,15 +1111,15 @@ class Referee:
         board = self.position.board
         for back in self._earlier_positions():
             codes = back.codes
-            if not set(self._diff) <= codes.keys():
+            if not set(self._hands.diff) <= codes.keys():
                 continue
             ok = True
             for c, code in codes.items():
                 s = seen(code, self.identity, self._look)
-                if self._observed[c] != s:
+                if self._hands.observed[c] != s:
                     ok = False
                     break
-                if code != board[c] and s == self._expected[c] and c not in self._touched:
+                if code != board[c] and s == self._hands.expected[c] and c not in self._hands.touched:
                     ok = False
                     break
             if ok:
@@ -1180,10 +1132,10 @@ class Referee:
         an occupancy board reads as right but where another piece may stand: emptied and
         refilled while a piece was off its cell (the victim of an illegal capture)."""
         board = self.position.board
-        cells = dict(self._diff)
+        cells = dict(self._hands.diff)
         if wrong:
-            for c in self._refilled:
-                cells.setdefault(c, self._observed[c])
+            for c in self._hands.refilled:
+                cells.setdefault(c, self._hands.observed[c])
         return tuple(Fix(c, board[c], v) for c, v in sorted(cells.items()))
 
     def _fix_status(self, kind: StatusKind, head: str, wrong: bool = False) -> Status:
