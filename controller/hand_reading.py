@@ -13,7 +13,7 @@ from itertools import combinations
 
 from engine import Move, Position, Variant
 
-from .core_types import Timing
+from .core_types import Back, Fix, Timing
 from .hand_rules import between, takes_only
 from .readings import Readings
 from .signatures import MoveIndex, Shape, Sig, seen
@@ -32,6 +32,8 @@ class HandRules:
     @property
     def _index(self) -> MoveIndex:
         raise NotImplementedError
+
+    _backs: list[Back] | None
 
     def _reply_index_for(self, shape: Shape) -> MoveIndex:
         raise NotImplementedError
@@ -327,3 +329,51 @@ class HandRules:
             return frozenset(c for m in pos.legal_moves() for c, before, _a in m.changes if before)
         finally:
             pos.pop()
+
+    def _earlier_positions(self) -> list[Back]:
+        if self._backs is None:
+            backs = []
+            codes: dict[int, int] = {}
+            stack = self.position.move_stack
+            moves: list[Move] = []
+            for plies in (1, 2):
+                if len(stack) < plies:
+                    break
+                move = stack[-plies]
+                moves.append(move)
+                for c, before, _a in move.changes:
+                    codes[c] = before
+                backs.append(Back(plies, tuple(moves), dict(codes)))
+            self._backs = backs
+        return self._backs
+
+    def _takeback_match(self) -> Back | None:
+        """The earlier position the board shows now, if any (hidden cells must be touched)."""
+        board = self.position.board
+        for back in self._earlier_positions():
+            codes = back.codes
+            if not set(self._hands.diff) <= codes.keys():
+                continue
+            ok = True
+            for c, code in codes.items():
+                s = seen(code, self.identity, self._look)
+                if self._hands.observed[c] != s:
+                    ok = False
+                    break
+                if code != board[c] and s == self._hands.expected[c] and c not in self._hands.touched:
+                    ok = False
+                    break
+            if ok:
+                return back
+        return None
+
+    def _fixes(self, wrong: bool = False) -> tuple[Fix, ...]:
+        """Every cell to put right with what belongs there. On a wrong board this includes cells
+        an occupancy board reads as right but where another piece may stand: emptied and
+        refilled while a piece was off its cell (the victim of an illegal capture)."""
+        board = self.position.board
+        cells = dict(self._hands.diff)
+        if wrong:
+            for c in self._hands.refilled:
+                cells.setdefault(c, self._hands.observed[c])
+        return tuple(Fix(c, board[c], v) for c, v in sorted(cells.items()))
