@@ -4,16 +4,21 @@
         [--cpu] [--variants all|chess,mathematichess,...] [--real-games N] [--no-core]
 
 0. Real games: the 60 historical games of ``tests/data/pgn/historical-games.pgn`` played by the
-   hand model of ``tests/hand_model.py`` (the same seeded replays as
-   ``tests/test_inference_historical.py``), on an occupancy and an identity board, through the
-   core on the script's clock. Reported: games recorded move for move; the time from the last
-   event of each move (its hand's last lift or placement) to the move's *final* acceptance,
-   p50/p95/p99/max, separately for moves that cannot be extended (goal: p99 under one scan
-   period plus 50 ms), moves that could (a castling's rook, a slider short of further legal
-   cells on its line: final when the next event rules the extension out, else after
-   ``prefix_ms``/``drag_ms``) and moves asked about (promotions on an occupancy board: the
-   answer's time included); and the number of provisional readings shown that were later
-   amended (the board went on to another reading: shown on the display only, never recorded).
+   hand model of ``tests/hand_model.py`` (the seeds of ``tests/test_inference_historical.py``;
+   ``--seeds`` adds others), with ``--hesitant`` of the moves made hesitantly (pauses on crossed
+   cells, between a castling's pieces, next to a victim), on an occupancy and an identity board,
+   through the core on the script's clock; ``--press`` of the moves' movers press the clock
+   button 300-1500 ms after their last event. Reported: games recorded move for move and wrong
+   final moves (goal: 0); the time from the last event of each move to its *final* acceptance,
+   p50/p95/p99/max, for moves that cannot be extended (goal: p99 under one scan period plus
+   50 ms), for moves that could (a castling's rook, a slider short of further legal cells on its
+   line) split by what made them final (the clock button, the next player's action, the quiet
+   of ``hesitate_ms``), and for moves asked about (promotions on an occupancy board); and the
+   number of provisional readings shown that were later amended (the board went on to another
+   reading: shown on the display only, never recorded). ``--hesitate-ms`` sets the referee's.
+
+    PYTHONPATH=. .venv/bin/python bench/latency.py --no-core --real-games 60 [--hesitant 0.5]
+        [--press 0.3] [--seeds 0,1,2] [--hesitate-ms 3000]
 
 1. Core: long games (seeded random legal games, plus the Opera game) turned into event scripts
    with mixed hand styles (captures both ways, castling both ways, drags, bounces, quick
