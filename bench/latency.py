@@ -213,16 +213,23 @@ def real_games_bench(n_games: int, scan_ms: int = 2, hesitant: float = 0.5, hesi
                         last_line[plies[command.line - 1]] = i
                 presses: list[tuple[int, int]] = []
                 for i, command in enumerate(commands):
-                    step = command.ms if isinstance(command, Sleep) else 10 if isinstance(command, Lift | Place) else 0
-                    while presses and presses[0][0] <= r.t + step:
+                    # (Presses fall due within a sleep; one due within a lift's or a place's step
+                    # waits for the next line, so the script's own clock is kept.)
+                    target = r.t + command.ms if isinstance(command, Sleep) else r.t
+                    while presses and presses[0][0] <= target:
                         at, p = presses.pop(0)
                         r.advance(at)
-                        if r.core.status.provisional and len(finals) == p:
+                        # (Only before the next player's hand is at work: a player presses the
+                        # clock for the move just made, not over the opponent's.)
+                        if r.core.status.provisional and len(finals) == p and p + 1 not in first_event:
                             d = r.core.tick(max(at, r.core.deadline or at))
                             r.log.decisions.append((at, d))
                             on_decision(at, d)
                             pressed.add(p)
-                    r.feed(command)
+                    if isinstance(command, Sleep):
+                        r.advance(target)
+                    else:
+                        r.feed(command)
                     r.core.prepare()
                     ply = plies[command.line - 1] if command.line - 1 < len(plies) else -1
                     if ply >= 0:
