@@ -9,7 +9,12 @@ Two kinds of output, never mixed: a *provisional reading* (``Decision.provisiona
 (``Decision.accepted``: it can no longer change; it goes to the record, the clock, stdout). A
 final move is never amended; ``undone`` only ever carries takebacks the player asked for.
 
-How a state is judged (``_evaluate``), in this order, comparing the sensors' readings with the
+The referee is built in parts: ``core_types`` (its value types and kinds), ``readings`` (what
+the hands did), ``hand_rules`` and ``hand_reading`` (the rules that read hands), ``judging``
+(``_evaluate``, the waits, the decisions at deadlines), ``prompts`` (the wording); this module
+holds the inputs, accepting and undoing moves.
+
+How a state is judged (``judging.Judging._evaluate``), in this order, comparing the sensors' readings with the
 game position (see ``controller.signatures`` for signatures and hidden cells), and the order of
 the events (a piece arrives after it left):
 
