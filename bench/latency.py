@@ -4,16 +4,21 @@
         [--cpu] [--variants all|chess,mathematichess,...] [--real-games N] [--no-core]
 
 0. Real games: the 60 historical games of ``tests/data/pgn/historical-games.pgn`` played by the
-   hand model of ``tests/hand_model.py`` (the same seeded replays as
-   ``tests/test_inference_historical.py``), on an occupancy and an identity board, through the
-   core on the script's clock. Reported: games recorded move for move; the time from the last
-   event of each move (its hand's last lift or placement) to the move's *final* acceptance,
-   p50/p95/p99/max, separately for moves that cannot be extended (goal: p99 under one scan
-   period plus 50 ms), moves that could (a castling's rook, a slider short of further legal
-   cells on its line: final when the next event rules the extension out, else after
-   ``prefix_ms``/``drag_ms``) and moves asked about (promotions on an occupancy board: the
-   answer's time included); and the number of provisional readings shown that were later
-   amended (the board went on to another reading: shown on the display only, never recorded).
+   hand model of ``tests/hand_model.py`` (the seeds of ``tests/test_inference_historical.py``;
+   ``--seeds`` adds others), with ``--hesitant`` of the moves made hesitantly (pauses on crossed
+   cells, between a castling's pieces, next to a victim), on an occupancy and an identity board,
+   through the core on the script's clock; ``--press`` of the moves' movers press the clock
+   button 300-1500 ms after their last event. Reported: games recorded move for move and wrong
+   final moves (goal: 0); the time from the last event of each move to its *final* acceptance,
+   p50/p95/p99/max, for moves that cannot be extended (goal: p99 under one scan period plus
+   50 ms), for moves that could (a castling's rook, a slider short of further legal cells on its
+   line) split by what made them final (the clock button, the next player's action, the quiet
+   of ``hesitate_ms``), and for moves asked about (promotions on an occupancy board); and the
+   number of provisional readings shown that were later amended (the board went on to another
+   reading: shown on the display only, never recorded). ``--hesitate-ms`` sets the referee's.
+
+    PYTHONPATH=. .venv/bin/python bench/latency.py --no-core --real-games 60 [--hesitant 0.5]
+        [--press 0.3] [--seeds 0,1,2] [--hesitate-ms 3000]
 
 1. Core: long games (seeded random legal games, plus the Opera game) turned into event scripts
    with mixed hand styles (captures both ways, castling both ways, drags, bounces, quick
@@ -45,7 +50,7 @@ import engine
 from controller.demo_games import DEMO_GAMES
 from controller.event_scripts import OPERA_GAME, Style, random_game, script_for_moves
 from controller.replay import Replayer
-from firmware_bridge.script import parse_script
+from firmware_bridge.script import Lift, Place, Sleep, parse_script
 
 #: The core's clock: wall time by default; ``--cpu`` times the thread's own CPU time instead, which
 #: leaves out the time other processes take from it on a shared, loaded machine.
@@ -149,65 +154,109 @@ def extendable(pos, move, identity: bool) -> bool:
                 or index.continuation_cells(move, shape.cells))
 
 
-def real_games_bench(n_games: int, scan_ms: int = 2) -> None:
+def real_games_bench(n_games: int, scan_ms: int = 2, hesitant: float = 0.5, hesitate_ms: int | None = None,
+                     press: float = 0.3, seeds: Sequence[int] = (0,)) -> None:
+    """The historical games by the hand model (``hesitant``: the share of moves made with
+    pauses), on both board kinds. ``press``: the share of extendable moves whose mover presses
+    the clock button 300-1500 ms after the move's last event (if the move is still provisional
+    then). ``seeds``: offsets of the hand model's seeds (0: the tests' seeds)."""
+    from controller.inference import Timing
     from tests.hand_model import Hands, game_script_with_plies
     from tests.historical_games import historical_games
 
     variant = engine.find_variant("chess")
     goal = scan_ms + 50
+    timing = Timing() if hesitate_ms is None else Timing(hesitate_ms=hesitate_ms)
+    print(f"real games: hand model with hesitant={hesitant}, hesitate_ms={timing.hesitate_ms}, "
+          f"clock pressed on {press:.0%} of extendable moves, seed offsets {list(seeds)}")
     for identity in (False, True):
         plain: list[int] = []
-        extended: list[int] = []
+        by_cause: dict[str, list[int]] = {"clock": [], "opponent": [], "quiet": []}
         asked: list[int] = []
-        amended = shown = ok = total = 0
-        for n, moves in enumerate(historical_games()[:n_games]):
-            lines, plies = game_script_with_plies(engine.start_position(variant), moves, Hands(identity=identity),
-                                                  seed=n)
-            commands = parse_script("\n".join(lines), variant)
-            last_event: dict[int, int] = {}
-            finals: list[int] = []
-            asked_plies: set[int] = set()
-            reading: list = [None]
+        amended = shown = ok = total = wrong = 0
+        for offset in seeds:
+            for n, moves in enumerate(historical_games()[:n_games]):
+                seed = n + 1000 * offset
+                lines, plies = game_script_with_plies(engine.start_position(variant), moves,
+                                                      Hands(identity=identity, hesitant=hesitant), seed=seed)
+                commands = parse_script("\n".join(lines), variant)
+                press_rng = random.Random(seed)
+                last_event: dict[int, int] = {}
+                first_event: dict[int, int] = {}
+                finals: list[int] = []
+                pressed: set[int] = set()
+                asked_plies: set[int] = set()
+                reading: list = [None]
 
-            def on_decision(t: int, d, finals=finals, asked_plies=asked_plies, reading=reading) -> None:
-                nonlocal amended, shown
-                finals.extend(t for _m in d.accepted)
-                if d.status.prompt is not None:
-                    asked_plies.add(len(finals))
-                now = d.provisional[0] if d.provisional else None
-                if now is not reading[0]:
-                    if reading[0] is not None and reading[0] not in d.accepted:
-                        amended += 1
-                    if now is not None:
-                        shown += 1
-                    reading[0] = now
+                def on_decision(t: int, d, finals=finals, asked_plies=asked_plies, reading=reading) -> None:
+                    nonlocal amended, shown
+                    finals.extend(t for _m in d.accepted)
+                    if d.status.prompt is not None:
+                        asked_plies.add(len(finals))
+                    now = d.provisional[0] if d.provisional else None
+                    if now is not reading[0]:
+                        if reading[0] is not None and reading[0] not in d.accepted:
+                            amended += 1
+                        if now is not None:
+                            shown += 1
+                        reading[0] = now
 
-            r = Replayer(engine.start_position(variant), identity=identity, on_decision=on_decision)
-            for line_no, command in enumerate(commands):
-                r.feed(command)
-                r.core.prepare()
-                ply = plies[command.line - 1] if command.line - 1 < len(plies) else -1
-                if ply >= 0:
-                    last_event[ply] = r.t
-                del line_no
-            r.settle()
-            total += 1
-            ok += r.texts() == list(moves)
-            pos = engine.start_position(variant)
-            for ply, text in enumerate(r.texts()[:len(finals)]):
-                move = pos.parse_move(text)
-                if ply in last_event and ply < len(finals):
-                    latency = finals[ply] - last_event[ply]
-                    if ply in asked_plies:
-                        asked.append(latency)
-                    elif extendable(pos, move, identity):
-                        extended.append(latency)
+                r = Replayer(engine.start_position(variant), identity=identity, timing=timing, on_decision=on_decision)
+                # Clock presses: a share of the plies, 300-1500 ms after the ply's last event; a
+                # press counts when the board then shows the move as provisional.
+                last_line: dict[int, int] = {}
+                for i, command in enumerate(commands):
+                    if isinstance(command, Lift | Place) and command.line - 1 < len(plies):
+                        last_line[plies[command.line - 1]] = i
+                presses: list[tuple[int, int]] = []
+                for i, command in enumerate(commands):
+                    # (Presses fall due within a sleep; one due within a lift's or a place's step
+                    # waits for the next line, so the script's own clock is kept.)
+                    target = r.t + command.ms if isinstance(command, Sleep) else r.t
+                    while presses and presses[0][0] <= target:
+                        at, p = presses.pop(0)
+                        r.advance(at)
+                        # (Only before the next player's hand is at work: a player presses the
+                        # clock for the move just made, not over the opponent's.)
+                        if r.core.status.provisional and len(finals) == p and p + 1 not in first_event:
+                            d = r.core.tick(max(at, r.core.deadline or at))
+                            r.log.decisions.append((at, d))
+                            on_decision(at, d)
+                            pressed.add(p)
+                    if isinstance(command, Sleep):
+                        r.advance(target)
                     else:
-                        plain.append(latency)
-                pos.push(move)
+                        r.feed(command)
+                    r.core.prepare()
+                    ply = plies[command.line - 1] if command.line - 1 < len(plies) else -1
+                    if ply >= 0:
+                        last_event[ply] = r.t
+                        first_event.setdefault(ply, r.t)
+                        if last_line.get(ply) == i and press_rng.random() < press:
+                            presses.append((r.t + press_rng.randint(300, 1500), ply))
+                            presses.sort()
+                r.settle()
+                total += 1
+                got = r.texts()
+                ok += got == list(moves)
+                wrong += sum(1 for a, b in zip(got, moves, strict=False) if a != b)
+                pos = engine.start_position(variant)
+                for ply, text in enumerate(got[:len(finals)]):
+                    move = pos.parse_move(text)
+                    if ply in last_event and ply < len(finals):
+                        latency = finals[ply] - last_event[ply]
+                        if ply in asked_plies:
+                            asked.append(latency)
+                        elif extendable(pos, move, identity):
+                            cause = ("clock" if ply in pressed else "opponent" if any(
+                                p > ply and t <= finals[ply] for p, t in first_event.items()) else "quiet")
+                            by_cause[cause].append(latency)
+                        else:
+                            plain.append(latency)
+                    pos.push(move)
         board = "identity" if identity else "occupancy"
-        print(f"real games, {board} board: {ok}/{total} games recorded move for move "
-              f"({len(plain) + len(extended) + len(asked)} moves timed)")
+        print(f"real games, {board} board: {ok}/{total} games recorded move for move, wrong final moves: {wrong} "
+              f"({len(plain) + sum(map(len, by_cause.values())) + len(asked)} moves timed)")
 
         def row(name: str, xs: list[int], goal_ms: int | None = None) -> None:
             if not xs:
@@ -220,7 +269,9 @@ def real_games_bench(n_games: int, scan_ms: int = 2) -> None:
                   f"p99 {pct(xs, 99)} ms  max {max(xs)} ms{verdict}")
 
         row("cannot be extended", plain, goal)
-        row("could be extended (castling rook, slider short of its line's end)", extended)
+        row("could be extended, final at the clock button", by_cause["clock"])
+        row("could be extended, final at the next player's action", by_cause["opponent"])
+        row("could be extended, final after the quiet (hesitate_ms)", by_cause["quiet"])
         row("asked (promotion on an occupancy board; answer time included)", asked)
         print(f"  provisional readings shown {shown}, later amended {amended} (display only, never recorded)")
 
@@ -290,13 +341,19 @@ def main() -> None:
     parser.add_argument("--variants", default="all",
                         help="comma-separated variants for the core part, or all (chess first: it is the reference)")
     parser.add_argument("--real-games", type=int, default=60)
+    parser.add_argument("--hesitant", type=float, default=0.5, help="share of moves the hand model makes hesitantly")
+    parser.add_argument("--hesitate-ms", type=int, default=None, help="the referee's hesitate_ms (default: its own)")
+    parser.add_argument("--press", type=float, default=0.3,
+                        help="share of extendable moves whose mover presses the clock button")
+    parser.add_argument("--seeds", default="0", help="comma-separated offsets of the hand model's seeds")
     parser.add_argument("--no-core", action="store_true")
     args = parser.parse_args()
     global CLOCK
     if args.cpu:
         CLOCK = time.thread_time_ns
         print("core timed by thread CPU time (--cpu)")
-    real_games_bench(args.real_games)
+    real_games_bench(args.real_games, hesitant=args.hesitant, hesitate_ms=args.hesitate_ms, press=args.press,
+                     seeds=[int(x) for x in args.seeds.split(",")])
     if args.no_core:
         return
     names = ["chess", *[n for n in engine.variant_names() if n != "chess"]] if args.variants == "all" \

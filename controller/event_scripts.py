@@ -247,11 +247,16 @@ class _Writer:
         if command is not None:
             self.replayer.feed(command)
 
-    def wait_for_core(self) -> None:
+    def wait_for_core(self, handles_its_pieces: bool) -> None:
         """The hands wait until the core has decided what is pending (a player watching the
-        screen for the last move to be taken before touching its pieces)."""
+        screen for the last move to be taken before touching its pieces), or, for a move that
+        handles none of the last move's cells, until the core waits only for the next player's
+        start (a reading the mover could still extend is final at that start)."""
         t0 = self.replayer.t
-        self.replayer.settle()
+        if handles_its_pieces:
+            self.replayer.settle()
+        else:
+            self.replayer.settle_for_the_next_player()
         if self.replayer.t > t0:
             self.add(f"sleep {self.replayer.t - t0}")
 
@@ -259,7 +264,7 @@ class _Writer:
         """If the core is asking (now or once the board is still), wait for the question and
         choose the option with exactly these moves."""
         t0 = self.replayer.t
-        self.replayer.settle()
+        self.replayer.settle_for_the_next_player()
         prompt = self.replayer.core.status.prompt
         if prompt is None:
             self.lag = max(0, self.replayer.t - t0 - self.style.think_ms)
@@ -297,12 +302,13 @@ def _write(variant: Variant, moves: Sequence[str], style: Style, fen: str | None
         # think (it may be the first half of a bigger move: the rook of a castling, the front
         # piece of a line pushed front first), and before they handle its pieces.
         core = writer.replayer.core
+        handles = len(core.position.move_stack) < len(pos.move_stack) and bool(
+            {c for c, _b, _a in move.changes} & {c for c, _b, _a in pos.move_stack[-1].changes})
         if writer.lag:
             writer.add(f"sleep {writer.lag + 10}")
         elif len(core.position.move_stack) < len(pos.move_stack) and (
-                {c for c, _b, _a in move.changes} & {c for c, _b, _a in pos.move_stack[-1].changes}
-                or (core.deadline or 0) - writer.replayer.t > core.timing.settle_ms):
-            writer.wait_for_core()
+                handles or (core.deadline or 0) - writer.replayer.t > core.timing.settle_ms):
+            writer.wait_for_core(handles)
         writer.lag = 0
         for line in hand_steps(pos, move, style, n):
             writer.add(line)

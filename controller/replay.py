@@ -94,6 +94,20 @@ class Replayer:
             self.advance(d)
         raise RuntimeError("the core did not settle")
 
+    def settle_for_the_next_player(self) -> None:
+        """Run the clock until the core waits for nothing but the next player's start (or the
+        hesitating hand's quiet): what a player watching the screen waits before moving."""
+        for _ in range(_MAX_FIRES):
+            d = self.core.deadline
+            if d is None:
+                return
+            soon = self.core.deadline_once_the_next_player_starts
+            if soon is not None and soon < d:
+                self.advance(soon)
+                return
+            self.advance(d)
+        raise RuntimeError("the core did not settle")
+
     def feed(self, command: Command) -> None:
         if isinstance(command, Sleep):
             self.advance(self.t + command.ms)

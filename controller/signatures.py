@@ -86,9 +86,9 @@ class MoveIndex:
                     self._multi.setdefault(c, []).append(shape)
         self._ext: dict[Sig, list[Shape]] = {}
         self._geometry = pos.variant.geometry
+        self._board = tuple(pos.board)
         #: Moves by the source cell of each piece they carry elsewhere (see ``drag_cells``).
         self._by_source: dict[int, list[tuple[int, Shape]]] | None = None
-        self._at: dict[tuple[int, int], int] = {}
 
     def __len__(self) -> int:
         return sum(len(v) for v in self.by_sig.values())
@@ -190,40 +190,41 @@ class MoveIndex:
                             by_source.setdefault(s, []).append((d, shape))
             self._by_source = by_source
 
-    def drag_cells(self, move: Move) -> frozenset[int]:
+    def drag_cells(self, move: Move, only_to: int | None = None) -> frozenset[int]:
         """Cells of the other legal moves the player may still be dragging ``move``'s piece on
         to: moves carrying a piece from the same cell to a cell further along the same straight
         line (a rook resting on a5 on its way to capture on a6; a pawn on e3 on its way to e4),
         with the cells between. Empty when the piece cannot go on (it captured, the line ends,
-        it jumps)."""
+        it jumps). ``only_to``: only for the piece carried to that cell (the piece just put
+        down, of a move of several pieces)."""
         self._sources()
         assert self._by_source is not None
         coords = self._geometry.coords
-        if not self._at:
-            self._at.update((xy, c) for c, xy in enumerate(coords))
         cells: set[int] = set()
+        leaving = {a for a, b in move.relocations if a != b}  # (a swap's cells are no victims)
         for s, d in move.relocations:
-            if s == d:
+            if s == d or (only_to is not None and d != only_to):
                 continue
             (x0, y0), (x1, y1) = coords[s], coords[d]
             dx, dy = x1 - x0, y1 - y0
             if not (dx == 0 or dy == 0 or abs(dx) == abs(dy)):
                 continue  # a jump, not a slide
-            n = max(abs(dx), abs(dy))
+            # Along the geometry's own ray (a board that wraps round goes on past its edge; a
+            # cell further in the same direction by coordinates alone may be another line).
+            ray = self._geometry.ray(s, ((dx > 0) - (dx < 0), (dy > 0) - (dy < 0)))
+            if d not in ray or (self._board[d] and d not in leaving):
+                continue  # (a capture: the piece cannot slide on through its victim)
+            further: dict[int, list[Shape]] = {}
             for d2, shape in self._by_source.get(s, ()):
-                if shape.move is move:
-                    continue
-                x2, y2 = coords[d2]
-                ex, ey = x2 - x0, y2 - y0
-                m = max(abs(ex), abs(ey))
-                # d2 lies further along the same ray: (dx, dy) * m == (ex, ey) * n
-                if m > n and dx * m == ex * n and dy * m == ey * n:
-                    cells |= shape.cells
-                    sx, sy = ex // m, ey // m
-                    for k in range(n + 1, m):  # the cells it slides over on the way
-                        c = self._at.get((x0 + k * sx, y0 + k * sy))
-                        if c is not None:
-                            cells.add(c)
+                if shape.move is not move:
+                    further.setdefault(d2, []).append(shape)
+            crossed: set[int] = set()
+            for c in ray[ray.index(d) + 1:]:
+                for shape in further.get(c, ()):
+                    cells |= shape.cells | crossed  # (with the cells it slides over on the way)
+                if self._board[c] and c not in leaving:
+                    break  # the line is blocked here (a victim on it was the last reachable cell)
+                crossed.add(c)
         return frozenset(cells)
 
     def is_partial(self, sig: Sig) -> bool:

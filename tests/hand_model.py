@@ -15,15 +15,23 @@ is special), with a seeded RNG choosing how the hands go about it:
   before the move (touched, not moved);
 - fast replies (the reply starting within a few tens of ms of the move's last event) and
   overlapping hands: the opponent lifting the piece of the next move *before* the mover has put
-  the last piece down.
+  the last piece down;
+- hesitant hands (``Hands.hesitant``, off by default so the seeded games of the other habits stay
+  as they were): a slider dragged across the cells between, pausing up to ``MAX_PAUSE_MS`` on
+  each; a castling (any move of several pieces) with up to ``MAX_PIECE_PAUSE_MS`` between the
+  pieces, rook first as often as king first, the king resting on the cell it crosses; the
+  victim lifted by the mover after a pause next to it. The opponent does not reach for a piece
+  while the mover visibly hesitates (no overlapping hand after such a move): a hand on a man
+  the move cannot take is the sign the move is over.
 
 ``game_script`` returns script lines (the simulator's format) for a whole game: ``lift``,
 ``place`` (with the piece on identity boards), ``sleep`` and, on occupancy boards, ``choose``
 after a promotion (the player waits for the question, as a player must).
 
 Timing limits the model keeps (and ``docs/controller.md`` states as what the referee assumes):
-a drag rests on a crossed cell less than ``MAX_DRAG_REST_MS``; two pieces of one move follow
-each other within ``MAX_PIECE_GAP_MS``.
+a quick drag rests on a crossed cell less than ``MAX_DRAG_REST_MS``, a hesitant one less than
+``MAX_PAUSE_MS``; two pieces of one move follow each other within ``MAX_PIECE_GAP_MS``, or
+``MAX_PIECE_PAUSE_MS`` when hesitant: all under the referee's ``Timing.hesitate_ms``.
 """
 
 from __future__ import annotations
@@ -39,6 +47,10 @@ from engine import Move, Position, Variant
 MAX_DRAG_REST_MS = 150
 #: The longest pause between the pieces of one move (a castling's rook and king) (ms).
 MAX_PIECE_GAP_MS = 400
+#: The longest pause of a hesitant hand on a cell its piece crosses (ms).
+MAX_PAUSE_MS = 1500
+#: The longest pause of a hesitant hand between the pieces of one move (ms).
+MAX_PIECE_PAUSE_MS = 2500
 #: Script time per lift/place line (``controller.replay.STEP_MS``).
 STEP_MS = 10
 
@@ -54,6 +66,7 @@ class Hands:
     touch: float = 0.08        # an own piece lifted and put back first
     fast: float = 0.35         # the reply starts within 0-60 ms
     overlap: float = 0.3       # the opponent lifts its next piece before this move's last event
+    hesitant: float = 0.0      # the move is made with pauses on the way (see the module docstring)
 
 
 @dataclass
@@ -96,6 +109,10 @@ class _Move:
         self.events: list[_Ev] = []
         self.cells: set[int] = {c for c, _b, _a in move.changes}  # every cell the hand handles
         self.promotion = bool(move.promotion)
+        #: Hesitant: pauses on crossed cells, between the pieces, next to the victim. (Drawn
+        #: only when the habit is on, so the seeded games without it stay the same.)
+        self.hesitant = hands.hesitant > 0 and rng.random() < hands.hesitant
+        hesitant = self.hesitant
         t = 0
         in_hand: set[int] = set()
 
@@ -149,9 +166,10 @@ class _Move:
         if victim_first:
             for c in victims:
                 lift(c, 0 if not self.events else hand_ms())
-        drag = rng.random() < hands.drag
+        drag = rng.random() < hands.drag or hesitant
+        gap = (600, MAX_PIECE_PAUSE_MS) if hesitant else (40, MAX_PIECE_GAP_MS)
         for s, d in relocs:
-            lift(s, 0 if not self.events else rng.randint(40, MAX_PIECE_GAP_MS) if self.events[-1].line.startswith(
+            lift(s, 0 if not self.events else rng.randint(*gap) if self.events[-1].line.startswith(
                 "place") else rng.randint(20, 120))
             if board[d] and d not in victims:
                 lift(d, rng.randint(20, 80))  # a piece that itself moves on (pushes, swaps)
@@ -164,12 +182,14 @@ class _Move:
                 self.cells.add(mid)
                 place(mid, code_moving, dt)
                 last = k == len(mids) - 1
+                rest = (200, MAX_PAUSE_MS) if hesitant and rng.random() < 0.7 else (5, MAX_DRAG_REST_MS)
                 if last and board[d] and d in victims:
-                    # Resting next to the victim while the other hand takes it off.
-                    lift(d, rng.randint(20, MAX_DRAG_REST_MS))
+                    # Resting next to the victim while the other hand takes it off (after a
+                    # pause, when hesitant).
+                    lift(d, rng.randint(20, MAX_DRAG_REST_MS) if not hesitant else rng.randint(*rest))
                     add(rng.randint(20, 100), f"lift {self.names[mid]}")
                 else:
-                    add(rng.randint(5, MAX_DRAG_REST_MS), f"lift {self.names[mid]}")
+                    add(rng.randint(*rest), f"lift {self.names[mid]}")
                 board[mid] = 0
                 dt = rng.randint(10, 60)
             if board[d]:
@@ -256,7 +276,7 @@ def game_script_with_plies(pos: Position, moves: Sequence[str], hands: Hands,
         # The same player's move before must be over, and the cell free of the other hand.
         earliest = max(prev_start + 20, last_on.get(first_cell, -10**9) + 50, own_end + 20)
         if (prev is not None and not recapture and hm.first_is_lift and rng.random() < hands.overlap
-                and prev_end - earliest > 20):
+                and prev_end - earliest > 20 and not prev.hesitant):
             # The opponent's hand is already on its piece before the mover has let go of theirs;
             # the rest of its move follows once the mover is done.
             lead = rng.randint(10, min(400, prev_end - earliest))

@@ -5,6 +5,8 @@ advance it, each lift/place 10 ms), so every timing below is exact."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import engine
@@ -110,9 +112,9 @@ def test_castling_king_or_rook_first(script: str) -> None:
     assert all(not d.undone for _t, d in r.log.decisions)  # no detour through h1f1
 
 
-def test_rook_move_that_could_start_a_castling_is_final_after_prefix_time() -> None:
+def test_rook_move_that_could_start_a_castling_is_final_after_the_hand_let_go() -> None:
     r = play("lift h1\nplace f1", CASTLE_FEN)
-    assert accepted_at(r) == [(20 + T.prefix_ms, "h1f1")]
+    assert accepted_at(r) == [(20 + T.hesitate_ms, "h1f1")]
     # Until then it is a provisional reading: shown, marked, never recorded.
     t, d = next((t, d) for t, d in r.log.decisions if d.provisional)
     assert t == 20 and d.status.provisional == ("h1f1",) and "(provisional)" in d.status.message
@@ -126,7 +128,7 @@ def test_rook_move_is_final_as_soon_as_the_reply_is_put_down() -> None:
 
 
 def test_castling_finished_after_the_rook_move_was_final_is_guided_back() -> None:
-    r = play(f"lift h1\nplace f1\nsleep {T.prefix_ms + 100}\nlift e1\nplace g1", CASTLE_FEN)
+    r = play(f"lift h1\nplace f1\nsleep {T.hesitate_ms + 100}\nlift e1\nplace g1", CASTLE_FEN)
     assert r.texts() == ["h1f1"]  # final moves are never amended
     assert all(not d.undone for _t, d in r.log.decisions)
     assert r.core.status.kind == "fix"
@@ -200,11 +202,90 @@ def test_slow_drag_is_recorded_where_the_piece_landed() -> None:
     assert [m for _t, m in accepted_at(r)] == ["a1a4"]
 
 
-def test_a_rest_longer_than_drag_ms_is_a_move() -> None:
+def test_a_rest_longer_than_hesitate_ms_is_a_move() -> None:
     fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
-    r = play(f"lift a1\nplace a2\nsleep {T.drag_ms + 50}\nlift a2\nplace a4", fen)
+    r = play(f"lift a1\nplace a2\nsleep {T.hesitate_ms + 50}\nlift a2\nplace a4", fen)
     assert r.texts() == ["a1a2"]
     assert r.core.status.kind == "fix"
+
+
+def test_a_rest_longer_than_drag_ms_with_the_next_players_hand_on_a_man_is_a_move() -> None:
+    # Black's hand on the king (a man the rook cannot take next): the rook's rest of drag_ms
+    # on a2 is the move, final at that lift or drag_ms after the rook's last event.
+    fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
+    r = play(f"lift a1\nplace a2\nsleep {T.drag_ms + 50}\nlift e8\nsleep 100\nplace d8", fen)
+    assert accepted_at(r) == [(20 + T.drag_ms + 50 + 10, "a1a2"), (20 + T.drag_ms + 50 + 120 + T.settle_ms, "e8d8")]
+    r = play("lift a1\nplace a2\nsleep 50\nlift e8", fen)
+    assert accepted_at(r) == [(20 + T.drag_ms, "a1a2")]
+
+
+@pytest.mark.parametrize("rest", [500, 1500, T.hesitate_ms - 100])
+def test_a_hesitant_slide_resting_on_several_crossed_cells_is_read_where_it_ends(rest: int) -> None:
+    fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
+    script = f"lift a1\nplace a2\nsleep {rest}\nlift a2\nplace a3\nsleep {rest}\nlift a3\nplace a5"
+    r = play(script + "\nsleep 200\nlift e8\nplace d8", fen)
+    assert r.texts() == ["a1a5", "e8d8"]
+    assert all(not d.undone for _t, d in r.log.decisions)
+    # Shown at once as a provisional reading, never recorded while the hand may go on.
+    shown = [d.status.provisional for _t, d in r.log.decisions if d.status.provisional]
+    assert ("a1a2",) in shown and ("a1a3",) in shown
+
+
+def test_a_slide_paused_next_to_its_victim_then_the_victim_lifted_by_the_mover() -> None:
+    fen = "r3k3/8/8/8/8/8/8/R3K3 w - - 0 1"
+    r = play("lift a1\nplace a5\nsleep 1400\nlift a8\nsleep 800\nlift a5\nplace a8", fen)
+    assert r.texts() == ["a1a8"]
+    assert all(not d.undone for _t, d in r.log.decisions)
+
+
+def test_the_next_player_lifting_a_man_the_slider_could_take_keeps_both_readings() -> None:
+    # Ra5 with a black rook on a8: Black lifts it. The slide may still go on to take it, or
+    # Black is replying: the next event decides.
+    fen = "r3k3/8/8/8/8/8/8/R3K3 w - - 0 1"
+    r = play("lift a1\nplace a5\nsleep 500\nlift a8\nsleep 700\nplace b8", fen)  # Black's reply
+    assert r.texts() == ["a1a5", "a8b8"]
+    r = play("lift a1\nplace a5\nsleep 500\nlift a8\nsleep 700\nlift a5\nplace a8", fen)  # the slide went on
+    assert r.texts() == ["a1a8"]
+    # Nothing more: the reading is final once the hands have been still for hesitate_ms.
+    r = play("lift a1\nplace a5\nsleep 500\nlift a8", fen, settle=False)
+    assert r.core.status.provisional == ("a1a5",) and r.texts() == []
+    r.settle()
+    assert accepted_at(r) == [(30 + 500 + T.hesitate_ms, "a1a5")]
+
+
+@pytest.mark.parametrize("gap", [700, 1500, 2500])
+def test_rook_first_castling_with_a_long_pause_before_the_king(gap: int) -> None:
+    r = play(f"lift h1\nplace f1\nsleep {gap}\nlift e1\nplace g1", CASTLE_FEN)
+    assert r.texts() == ["e1g1"]
+    assert all(not d.undone for _t, d in r.log.decisions)
+
+
+@pytest.mark.parametrize("pause", [400, 1500])
+def test_a_king_resting_on_the_cell_it_crosses_castles(pause: int) -> None:
+    # King first, resting on f1 (itself a legal move) on the way to g1, then the rook.
+    r = play(f"lift e1\nplace f1\nsleep {pause}\nlift f1\nplace g1\nsleep 600\nlift h1\nplace f1", CASTLE_FEN)
+    assert r.texts() == ["e1g1"]
+    assert all(not d.undone for _t, d in r.log.decisions)
+
+
+def test_the_clock_button_makes_an_extendable_reading_final_at_once(tmp_path: Path) -> None:
+    # Rh1-f1 with the castling open: provisional until the hand lets go, unless the mover says
+    # the move is complete with the clock button (the service calls ``clock_button``).
+    from controller.game_clock import clock_button
+    from controller.session import Session
+    from controller.store import GameStore
+
+    pos = engine.parse_fen(CHESS, CASTLE_FEN)
+    with GameStore(tmp_path / "games.sqlite3") as store:
+        session = Session(CHESS, store, now=0, fen=CASTLE_FEN)
+        session.sync([1 if c else 0 for c in pos.board], 10)
+        assert session.phase == "play"
+        session.event(Event(cell("h1"), False, 100))
+        session.event(Event(cell("h1") - 2, True, 200))  # f1
+        assert session.status.provisional == ("h1f1",) and session.core.deadline == 200 + T.hesitate_ms
+        update, note = clock_button(session, 900)
+        assert note == "" and update is not None and update.accepted == ("h1f1",)
+        assert tuple(store.game(session.game_id or 0).moves) == ("h1f1",)
 
 
 def test_quick_reply_is_not_merged_into_the_move_before() -> None:
@@ -559,8 +640,11 @@ def test_a_crossed_cell_a_scanning_board_reports_for_one_whole_scan_is_no_move()
     events = [(1000, "a1", False, ""), (1060, "a3", True, "R"), (1280, "a5", True, "R"), (1282, "a3", False, ""),
               (1700, "e8", False, ""), (1750, "d8", True, "k")]
     assert texts(play_timed(events, fen)) == ["a1a5", "e8d8"]
-    # Timed for a board that reports as things happen, a3 stood longer than drag_ms: a move.
-    assert texts(play_timed(events, fen, timing=T))[0] == "a1a3"
+    # Timed for a board that reports as things happen, a3 stood longer than drag_ms: a hesitant
+    # hand, read where it ends (with Black's hand already on a man, a move there).
+    assert texts(play_timed(events, fen, timing=T))[0] == "a1a5"
+    overlapping = [*events[:2], (1275, "e8", False, ""), *events[2:4], (1750, "d8", True, "k")]
+    assert texts(play_timed(overlapping, fen, timing=T))[0] == "a1a3"
 
 
 # -- a placement reported before its lift (issue 15) ------------------------------------------------------
@@ -645,9 +729,8 @@ def test_the_decision_that_accepts_a_prepared_reading_does_not_index_the_next_po
         return real()
 
     position.legal_moves = counted  # type: ignore[method-assign]
+    # The next player's lift of a man the pawn cannot take, once the pawn has rested: final.
     decision = core.event(Event(cell("e7"), False, 400))
-    assert [position.move_text(m) for m in decision.accepted] == []  # a lift alone ends nothing
-    decision = core.tick(core.deadline or 0)
     assert len(decision.accepted) == 1 and core.status.message.startswith("Black moving")
     assert calls == []
     decision = core.event(Event(cell("e5"), True, 500))
@@ -662,13 +745,16 @@ def test_a_slide_that_could_go_on_is_final_one_scan_after_its_square_was_reporte
     events = [(1000, "a5", True, "R"), (1125, "a1", False, "")]
     core = play_timed(events[:1], fen)
     core.event(Event(cell("a1"), False, 1125))
+    # Alone, it waits for the hand to let go; with Black's hand on a man, the short wait.
+    assert core.deadline == 1125 + DGT.hesitate_ms + DGT.scan_ms
+    core.event(Event(cell("e8"), False, 1130))
     wait = max(DGT.drag_ms, DGT.scan_ms + SCAN_MARGIN_MS)
     assert core.deadline == 1000 + wait
     assert not core.tick(1000 + wait - 1).accepted and texts(core) == []
     assert [core.position.move_text(m) for m in core.tick(1000 + wait).accepted] == ["a1a5"]
     # The rook went on to a6 just after the scan passed a6: the next scan finds a5 empty (1250)
     # before the deadline, and a6 (1469) is the move.
-    events += [(1250, "a5", False, ""), (1469, "a6", True, "R")]
+    events += [(1130, "e8", False, ""), (1250, "a5", False, ""), (1469, "a6", True, "R")]
     assert texts(play_timed(events, fen)) == ["a1a6"]
 
 
@@ -683,15 +769,52 @@ def test_a_board_that_reports_every_scan_sets_the_drag_wait() -> None:
     core = Referee(engine.parse_fen(CHESS, fen), identity=True, timing=MILLENNIUM)
     core.event(Event(cell("a1"), False, 1000, CHESS.parse_symbol("R")))
     core.event(Event(cell("a4"), True, 1000, CHESS.parse_symbol("R")))
+    core.event(Event(cell("e8"), False, 1001, CHESS.parse_symbol("k")))  # Black's hand on the king
     assert core.deadline == 1000 + 117
     assert not core.tick(1116).accepted
     assert [core.position.move_text(m) for m in core.tick(1117).accepted] == ["a1a4"]
     # A pause on a4 seen ending before then is the slide going on; one seen ending after it,
     # a move to a4, and the rook going on is the next thing to put right.
-    going_on = [(1000, "a1", False, ""), (1000, "a4", True, "R"), (1110, "a4", False, ""), (1110, "a6", True, "R")]
+    going_on = [(1000, "a1", False, ""), (1000, "a4", True, "R"), (1001, "e8", False, ""), (1110, "a4", False, ""),
+                (1110, "a6", True, "R")]
     assert texts(play_timed(going_on, fen, timing=MILLENNIUM)) == ["a1a6"]
-    stopped = [(1000, "a1", False, ""), (1000, "a4", True, "R"), (1130, "a4", False, ""), (1130, "a6", True, "R")]
+    stopped = [(1000, "a1", False, ""), (1000, "a4", True, "R"), (1001, "e8", False, ""), (1130, "a4", False, ""),
+               (1130, "a6", True, "R")]
     core = play_timed(stopped, fen, timing=MILLENNIUM)
     assert texts(core) == ["a1a4"] and core.status.kind == "fix"
     # The same pause of 130 ms is a slide on any other board (``drag_ms``, 200).
     assert texts(play_timed(stopped, fen, timing=Timing())) == ["a1a6"]
+
+
+# -- a question with one possible answer is never asked (issue 29) ------------------------------------
+def test_after_a_reconnect_the_one_move_the_board_can_show_is_read_not_asked() -> None:
+    # The knight's capture on e4 happened while the board was away: the snapshot shows g5 empty
+    # (e4 reads the same). Only one legal move leaves that board: no "Which move did you make?"
+    # with a single answer (headless, nobody would answer it).
+    fen = "4k3/8/8/6N1/4p3/8/8/4K3 w - - 0 1"
+    core = Referee(engine.parse_fen(CHESS, fen))
+    readings = list(core.observed)
+    readings[cell("g5")] = 0
+    core.snapshot(readings, 1000)
+    decision = core.tick(core.deadline or 0)
+    assert [core.position.move_text(m) for m in decision.accepted] == ["g5e4"]
+    assert core.status.prompt is None and core.status.kind == "idle"
+
+
+def test_every_question_the_core_asks_offers_more_than_one_answer() -> None:
+    # Over whole games (the hand model, both board kinds, hesitant hands): each prompt shown
+    # has at least two options.
+    from tests.hand_model import Hands, game_script
+    from tests.historical_games import historical_games
+
+    prompts = 0
+    for identity in (False, True):
+        for n, moves in enumerate(historical_games()[:20]):
+            lines = game_script(engine.start_position(CHESS), moves, Hands(identity=identity, hesitant=0.5), seed=n)
+            r = Replayer(engine.start_position(CHESS), identity=identity)
+            r.run(parse_script("\n".join(lines), CHESS))
+            for _t, d in r.log.decisions:
+                if d.status.prompt is not None:
+                    prompts += 1
+                    assert len(d.status.prompt.options) > 1, d.status.prompt
+    assert prompts > 0

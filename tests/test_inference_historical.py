@@ -1,10 +1,13 @@
 """Every one of 60 real games, played by the hand model of ``tests/hand_model.py`` (drags,
 bounces, captures both ways, castling both ways, en passant, promotions in every order, fast
 replies, overlapping hands; seeded), goes through ``chessery replay`` on both board kinds and
-comes out move for move -- final moves only, none ever taken back."""
+comes out move for move -- final moves only, none ever taken back. The same with hesitant hands
+(half the moves made with pauses: up to 1.5 s on each crossed cell, up to 2.5 s between a
+castling's pieces, the king resting on the cell it crosses, the victim lifted after a pause)."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -36,13 +39,18 @@ def test_the_games_cover_every_kind_of_move() -> None:
     assert kinds["castle"] >= 90 and kinds["promotion"] >= 5 and kinds["en passant"] >= 1
     assert kinds["capture"] >= 900
 
+#: Hesitant hands: half the moves made with pauses.
+HESITANT = 0.5
+
+
 @pytest.mark.slow
+@pytest.mark.parametrize("hesitant", [0.0, HESITANT], ids=["quick", "hesitant"])
 @pytest.mark.parametrize("identity", [False, True], ids=["occupancy", "identity"])
 @pytest.mark.parametrize("n", range(len(GAMES)))
-def test_a_real_game_replays_move_for_move(n: int, identity: bool, tmp_path: Path,
+def test_a_real_game_replays_move_for_move(n: int, identity: bool, hesitant: float, tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     moves = GAMES[n]
-    lines = game_script(engine.start_position(CHESS), moves, Hands(identity=identity), seed=n)
+    lines = game_script(engine.start_position(CHESS), moves, Hands(identity=identity, hesitant=hesitant), seed=n)
     commands = parse_script("\n".join(lines), CHESS)
     board = SimBoard(CHESS, identity=identity)
     try:
@@ -117,3 +125,58 @@ def test_the_hand_model_makes_every_habit_it_claims() -> None:
             pos.push(move)
     assert all(count > 0 for count in seen.values()), seen
     assert seen["overlap"] > 300 and seen["fast"] > 300
+
+
+def test_the_hesitant_hands_make_every_pause_they_claim() -> None:
+    """Over the 60 games with hesitant hands: slides pausing over a second on crossed cells
+    (several in one move, too), rook-first castlings with over two seconds before the king, the
+    king resting on the cell it crosses, and the victim lifted after a pause next to it."""
+    from tests.hand_model import MAX_PAUSE_MS, MAX_PIECE_PAUSE_MS, game_script_with_plies
+
+    names = CHESS.geometry.names
+    seen = {"long rest on a crossed cell": 0, "several long rests": 0, "rook first, long pause": 0,
+            "king rests on its crossed cell": 0, "victim lifted after a pause": 0}
+    longest = {"rest": 0, "castling gap": 0}
+    for n, moves in enumerate(GAMES):
+        lines, plies = game_script_with_plies(engine.start_position(CHESS), moves, Hands(hesitant=HESITANT), seed=n)
+        timed: dict[int, list[tuple[int, str]]] = {}
+        t = 0
+        for line, ply in zip(lines, plies, strict=True):
+            t += int(line.split()[1]) if line.startswith("sleep") else 10
+            if ply >= 0:
+                timed.setdefault(ply, []).append((t, line))
+        pos = engine.start_position(CHESS)
+        for ply, text in enumerate(moves):
+            move = pos.parse_move(text)
+            events = timed[ply]
+            cells = {names[c] for c, _b, _a in move.changes}
+            rests = [(b[0] - a[0], a[1].split()[1]) for a, b in pairwise(events)
+                     if a[1].startswith("place") and b[1] == f"lift {a[1].split()[1]}" and a[1].split()[1] not in cells]
+            long_rests = [r for r in rests if r[0] > 1000]
+            seen["long rest on a crossed cell"] += bool(long_rests)
+            seen["several long rests"] += len([r for r in rests if r[0] > 400]) > 1
+            longest["rest"] = max([longest["rest"], *(r for r, _c in rests)])
+            relocs = [(s, d) for s, d in move.relocations if s != d]
+            if len(relocs) == 2:
+                king, rook = names[move.frm], names[next(s for s, _d in relocs if s != move.frm)]
+                king_lift = next(e for e in events if e[1] == f"lift {king}")
+                rook_down = next((e for e in reversed(events[:events.index(king_lift)]) if e[1].startswith("place")),
+                                 None)
+                if rook_down is not None and events[0][1] == f"lift {rook}":
+                    gap = king_lift[0] - rook_down[0]
+                    longest["castling gap"] = max(longest["castling gap"], gap)
+                    seen["rook first, long pause"] += gap > 2000
+                crossed = names[(move.frm + move.to) // 2]  # (f1 or d1, f8 or d8)
+                king_rests = [b[0] - a[0] for a, b in pairwise(events)
+                              if a[1] == f"place {crossed}" and b[1] == f"lift {crossed}"]
+                seen["king rests on its crossed cell"] += any(r > 400 for r in king_rests)
+            victims = [names[c] for c, b, _a in move.changes if b and c not in {s for s, _d in relocs}]
+            if victims and rests:
+                lift_victim = next((e for e in events if e[1] == f"lift {victims[0]}"), None)
+                rest_end = [e for e in events if e[1].startswith("place") and e[1].split()[1] not in cells]
+                if lift_victim is not None and rest_end and lift_victim[0] - rest_end[-1][0] > 200 and \
+                        lift_victim[0] > rest_end[-1][0]:
+                    seen["victim lifted after a pause"] += 1
+            pos.push(move)
+    assert all(count > 0 for count in seen.values()), seen
+    assert 1000 < longest["rest"] <= MAX_PAUSE_MS and 2000 < longest["castling gap"] <= MAX_PIECE_PAUSE_MS, longest

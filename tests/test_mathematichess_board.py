@@ -275,8 +275,9 @@ def test_terminator_then_the_opponents_move_confirms_it() -> None:
     # on that line meanwhile: a silent move, told only by the cells handled.
     (6, "c7b8", False, 60),
     # The same as the first, read by an identity board (new codes on occupied cells are
-    # neither lifts nor placements).
-    (22, "a11a12", True, T.prefix_ms + 100),
+    # neither lifts nor placements), once white's step is final (it may be the front of a
+    # longer push: final when the hand has let go).
+    (22, "a11a12", True, T.hesitate_ms + 100),
 ], ids=["push-into-the-cell-just-left", "swap-while-a-push-waits", "identity-push-into-the-cell-just-left"])
 def test_the_next_move_made_at_once_is_read_as_the_next_move(seed: int, first: str, identity: bool,
                                                              pause: int) -> None:

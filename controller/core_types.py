@@ -1,0 +1,202 @@
+"""The decision core's value types: its inputs (``Event``, ``Timing``), its outputs (``Decision``,
+``Status``, ``Prompt``, ``Option``, ``Fix``) and what it waits on (``Pending``), with the kinds of
+each as enums (``StatusKind``, ``PromptKind``, ``PendingKind``). The kinds are ``StrEnum``: a kind
+equals its plain word ("idle"), so code that still compares words keeps working while mypy
+checks the core's own comparisons."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from engine import Move
+
+from .signatures import EMPTY_SIG, Shape, Sig
+
+
+class StatusKind(StrEnum):
+    """What the player is told (``Status.kind``)."""
+
+    IDLE = "idle"        # the board equals the game
+    MOVING = "moving"    # a move is under way, or a provisional reading waits to be final
+    ASK = "ask"          # a question is open (``Status.prompt``)
+    FIX = "fix"          # wrong cells to put right (``Status.fixes``)
+    SETUP = "setup"      # not playing: the board must match the position
+
+
+class PromptKind(StrEnum):
+    """What a question asks (``Prompt.kind``)."""
+
+    PROMOTION = "promotion"
+    WHICH_PIECE = "which_piece"
+    WHICH_MOVE = "which_move"
+    TAKEBACK = "takeback"
+    REMOVAL = "removal"
+    CONFIRM = "confirm"
+
+
+class PendingKind(StrEnum):
+    """What the core waits on (``Referee.pending_kind``)."""
+
+    CLEAN = "clean"            # nothing: the board equals the game
+    MOVE = "move"              # one provisional reading, final at its deadline or the next event
+    AMBIGUOUS = "ambiguous"    # several legal moves fit: asked once the board is still
+    TAKEBACK = "takeback"      # an earlier position: asked once it stays
+    REMOVAL = "removal"        # pieces lifted: asked about if they stay off
+    UNMATCHED = "unmatched"    # nothing fits yet: worked out once the board is still
+    PARTIAL = "partial"        # a move half made
+    WRONG = "wrong"            # the wrong cells are shown
+    DISMISSED = "dismissed"    # a takeback declined: the board must go back to the game
+
+
+#: The reading of an identity board's cell holding a piece it could not identify.
+UNKNOWN_PIECE = -1
+#: A question offers at most this many moves (or move sequences); more is no question but a
+#: board to put right.
+MAX_CHOICES = 8
+#: On a board that scans its squares in turn: what a report may lag behind the one a scan
+#: earlier on the same square (both come over the same line and reader thread).
+SCAN_MARGIN_MS = 10
+#: After the board was away, how many moves the players may have made meanwhile that the core
+#: still works out by itself.
+RESYNC_PLIES = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A cell gained (``down``) or lost a piece at ``t`` ms on the core's clock. ``piece`` is the
+    engine piece code an identity board read (0 when the board reads occupancy only). ``resync``
+    marks a change found by comparing a snapshot after the board was away (not seen happening)."""
+
+    cell: int
+    down: bool
+    t: int
+    piece: int = 0
+    resync: bool = False
+
+
+@dataclass(frozen=True)
+class Timing:
+    """How long the board must stay still before each decision, in milliseconds."""
+
+    settle_ms: int = 30      # a provisional reading becomes the final move after this much quiet
+    #: A reading the mover could still extend (a slide that may go on, a castling's first half,
+    #: a victim that may be next) becomes final after this much quiet, unless the clock button
+    #: or the next player's action makes it final sooner: the hand has clearly let go.
+    hesitate_ms: int = 3000
+    #: Once the next player has a hand on a man no extension explains: the quiet the mover's
+    #: piece needs ... when the reading may be the first half of a bigger move (castling, a push)
+    prefix_ms: int = 600
+    drag_ms: int = 200       # ... when its piece may be on its way along a line to another legal cell
+    takeback_ms: int = 1000  # the board must show an earlier position this long before we ask
+    guide_ms: int = 1000     # an unexplained board is this old before the wrong cells are shown
+    #: Unused since final moves are never corrected; kept so configuration files that set it load.
+    amend_ms: int = 1000
+    #: The board's full scan period (0: it reports each change as it happens, in order). A board
+    #: that scans its squares in turn (a DGT board: 200-250 ms) reports the changes of one scan
+    #: in square order, not in the hands' order, and keeps a piece resting on a crossed cell on
+    #: the board's word until the next scan sees it gone; the service sets it from the board.
+    scan_ms: int = 0
+    #: The drag wait the board asks for (0: ``drag_ms``): a board that reports every change
+    #: within one scan of it (a Millennium board) shows a piece going on from a square within
+    #: a scan, so two scans and a margin tell a rest from a pause on the way, and the goal is
+    #: the board's own. The service sets it from the board, unless the configuration file sets
+    #: ``drag_ms`` (then the owner's wait holds on every board).
+    board_drag_ms: int = 0
+
+    def drag_wait(self) -> int:
+        """How long a piece that may be on its way along a line must rest, after its report,
+        before the move is final."""
+        drag = self.board_drag_ms or self.drag_ms
+        return max(drag, self.scan_ms + SCAN_MARGIN_MS) if self.scan_ms else drag
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A cell that is wrong: ``want`` is the piece code that belongs there (0: empty), ``have``
+    the sensor's reading (occupancy 0/1, or a code on identity boards)."""
+
+    cell: int
+    want: int
+    have: int
+
+
+@dataclass(frozen=True)
+class Option:
+    """One answer to a prompt: play ``moves`` after taking back ``undo`` plies."""
+
+    key: str
+    label: str
+    moves: tuple[Move, ...] = ()
+    undo: int = 0
+    texts: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Prompt:
+    kind: str  # a PromptKind (typed str while callers outside the core still pass words)
+    question: str
+    options: tuple[Option, ...]
+
+    def find(self, answer: str) -> Option | None:
+        """The option an answer names: its key, its key in any case, or its move text(s)."""
+        answer = answer.strip()
+        for opt in self.options:
+            if opt.key == answer:
+                return opt
+        for opt in self.options:
+            if " ".join(opt.texts) == answer:
+                return opt
+        for opt in self.options:
+            if opt.key.lower() == answer.lower():
+                return opt
+        return None
+
+
+@dataclass(frozen=True)
+class Status:
+    """What the player is told now. ``kind``: idle (board equals the game), moving (a move is
+    under way or waiting to settle), ask (``prompt``), fix (``fixes``: wrong cells), setup (not
+    playing: the board must match the position, ``fixes`` lists the differences)."""
+
+    kind: str  # a StatusKind (typed str while callers outside the core still pass words)
+    message: str
+    cells: tuple[int, ...] = ()
+    fixes: tuple[Fix, ...] = ()
+    prompt: Prompt | None = None
+    #: The provisional reading (move texts): what the board shows so far, for display only.
+    provisional: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The result of one input: take back ``undone`` (latest first: only ever at the player's
+    request, a takeback), then play ``accepted`` (final moves: they never change again); then
+    show ``status``. ``provisional`` is the reading of the move under way, for display only:
+    it may still change or vanish, so it never goes to a record, a clock or a broadcast."""
+
+    status: Status
+    accepted: tuple[Move, ...] = ()
+    undone: tuple[Move, ...] = ()
+    note: str = ""
+    provisional: tuple[Move, ...] = ()
+
+
+@dataclass
+class Back:
+    """An earlier position, as the readings of the cells the moves since then changed."""
+
+    plies: int
+    moves: tuple[Move, ...]  # latest first
+    codes: dict[int, int]    # cell -> piece code in that position
+
+
+@dataclass
+class Pending:
+    kind: PendingKind
+    sig: Sig = EMPTY_SIG
+    shapes: tuple[Shape, ...] = ()
+    cells: frozenset[int] = frozenset()   # an event outside these ends a unique match early
+    back: Back | None = None
+    deadline: int | None = None
+    extra: dict = field(default_factory=dict)

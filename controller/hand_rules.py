@@ -1,0 +1,41 @@
+"""Pure rules about what hands do on a board, from the engine's moves alone (no variant is
+special): whether a reading waits for a hesitating hand, what a move looks like in the hand,
+which cells a slider crosses."""
+
+from __future__ import annotations
+
+from engine import Move, Variant
+
+
+def hesitant(extendable: bool, rest: frozenset[int], extension: frozenset[int]) -> bool:
+    """Whether a reading waits for the hand to let go (``Timing.hesitate_ms``): the mover could
+    still extend it, and no man is lifted besides the reading (``rest``) or one of those is a man
+    an extension takes (``extension``: every cell an extension involves): a hand on it may be
+    the mover's as much as the next player's, so both readings stand."""
+    return extendable and (not rest or bool(rest & extension))
+
+
+def put_back(move: Move, look: tuple[int, ...] | None) -> bool:
+    """The move changes men where they stand into kinds that are the same physical man (an
+    Illusionary Piece Chess choice: ``signatures.looks``), and nothing else: on the board it is
+    a lift and a put-back of the same man. (Triscacia's pawn turned queen is a man replaced.)"""
+    return (look is not None and bool(move.changes) and not move.relocations
+            and all(b and a and look[b] == look[a] for _c, b, a in move.changes))
+
+
+def between(variant: Variant, a: int, b: int) -> list[int]:
+    """Cells strictly between ``a`` and ``b`` on one straight line (none if not on a line): the
+    cells a slider crosses."""
+    coords = variant.geometry.coords
+    (x0, y0), (x1, y1) = coords[a], coords[b]
+    dx, dy = x1 - x0, y1 - y0
+    n = max(abs(dx), abs(dy))
+    if not (dx == 0 or dy == 0 or abs(dx) == abs(dy)) or n < 2:
+        return []
+    ray = variant.geometry.ray(a, ((dx > 0) - (dx < 0), (dy > 0) - (dy < 0)))
+    return list(ray[:n - 1]) if len(ray) >= n and ray[n - 1] == b else []
+
+
+def takes_only(move: Move) -> bool:
+    """The move only takes pieces off the board: on the sensors it is pieces in the hand."""
+    return bool(move.changes) and not any(after for _c, _b, after in move.changes)
