@@ -17,7 +17,7 @@
    number of provisional readings shown that were later amended (the board went on to another
    reading: shown on the display only, never recorded). ``--hesitate-ms`` sets the referee's.
 
-    PYTHONPATH=. .venv/bin/python bench/latency.py --no-core --real-games 60 [--hesitant 0.5]
+    ./dev bench latency --no-core --real-games 60 [--hesitant 0.5]
         [--press 0.3] [--seeds 0,1,2] [--hesitate-ms 3000]
 
 1. Core: long games (seeded random legal games, plus the Opera game) turned into event scripts
