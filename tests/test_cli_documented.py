@@ -60,6 +60,9 @@ FORMS = {
     "status": ["status", "--status-file", "s.json", "--json"],
     "sim-board": ["sim-board", "--variant", "chess", "--script", "s.txt", "--identity", "--protocol", "dgt",
                   "--revelation", "--dgt-clock", "--split"],
+    "engine": ["engine", "--variant", "chess", "--seed", "1"],
+    "hall": ["hall", "--config", "hall.toml", "--broker", "mqtt://127.0.0.1:1883", "--listen", "127.0.0.1:8080",
+             "--demo"],
     "score": ["score", "mathematichess", "--fen",
               "13/13/13/13/13/13/13/13/13/13/13/13/13[9K9Q9T9R9B9N9G9P9F9k9q9t9r9b9n9g9p9f] w - - 0 1"],
 }
