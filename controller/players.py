@@ -118,7 +118,7 @@ def player_arg(text: str) -> Player:
 def add_player_options(p: argparse.ArgumentParser) -> None:
     for name in SIDE_OPTIONS:
         p.add_argument(f"--{name}", type=player_arg, metavar="PLAYER",
-                       help=f"who plays {name}: human (default), computer[:LEVEL 0-20], uci:COMMAND")
+                       help=f"who plays {name}: human (default), computer[:LEVEL 0-20], uci:COMMAND, remote:BOARD")
 
 
 def players_for(variant: Variant, chosen: Mapping[str, Player | str]) -> dict[int, Player]:

@@ -19,6 +19,7 @@ from firmware_bridge.board_link import BoardKind
 from ..board_map import SensorMap
 from ..config import Config, load_config
 from ..logs import setup_logging, write_safely
+from ..players import chosen_players
 from ..run_options import kiosk_overrides
 from ..store import GameStore
 from .bus import Touch
@@ -55,6 +56,9 @@ def configure(args: argparse.Namespace) -> Config:
     if args.no_gpio:
         over["gpio"] = replace(config.gpio, enabled=False)
     over.update(kiosk_overrides(args))
+    chosen = {name: player.text() for name, player in chosen_players(args).items()}
+    if chosen:
+        over["players"] = tuple({**dict(config.players), **chosen}.items())
     return replace(config, **over)
 
 
