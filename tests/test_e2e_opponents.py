@@ -12,6 +12,7 @@ import pytest
 
 import engine
 from controller.event_scripts import script_for_moves
+from controller.service.bus import Wake
 from engine import Position, format_fen, start_position
 from tests.service_rig import TIMEOUT, Rig
 
@@ -35,7 +36,15 @@ def announced(rig: Rig, plies: int) -> dict:
     return rig.service.outputs.summary["opponent"]
 
 
-def accepted(rig: Rig, n: int) -> None:
+def accepted(rig: Rig, n: int, text: str) -> None:
+    """Wait for the game's ``n``-th move, ``text``; a question the referee asks about it (which
+    piece was put down) is answered as a player at the screen would."""
+    service = rig.service
+    rig.wait(lambda: len(rig.accepted) >= n or service.session.status.kind == "ask")
+    prompt = service.session.status.prompt
+    if len(rig.accepted) < n and prompt is not None:
+        service.demo.answers.append(next(o.key for o in prompt.options if text in o.texts))
+        service.inputs.put(Wake())
     rig.wait(lambda: len(rig.accepted) >= n)
 
 
@@ -60,18 +69,23 @@ def play_game(rig: Rig, variant: engine.Variant, humans: set[int], plies: int, s
             assert shown["side"] == variant.sides[pos.side]
             assert "lift" in shown["say"] or "put" in shown["say"]
         hands(rig, pos, text)
-        accepted(rig, n + 1)
+        accepted(rig, n + 1, text)
         assert rig.accepted[n][1] == text
         pos.push_text(text)
     return pos
 
 
-def test_chess_human_against_the_computer_on_the_board(rig) -> None:
-    r = rig(players=(("black", "computer:0"),), engine_go=GO)
-    pos = play_game(r, engine.find_variant("chess"), {0}, plies=16, seed=3)
-    assert [text for _game, text in r.accepted] == [pos.move_text(m) for m in pos.move_stack]
-    games = r.games()
-    assert games[-1][0] == tuple(pos.move_text(m) for m in pos.move_stack)
+def test_chess_a_whole_game_human_against_the_computer_on_the_board(rig) -> None:
+    r = rig(players=(("black", "computer"),), engine_go="go depth 2")
+    pos = play_game(r, engine.find_variant("chess"), {0}, plies=400, seed=3)
+    outcome = pos.outcome()
+    assert outcome is not None  # the game was played to its end
+    texts = tuple(pos.move_text(m) for m in pos.move_stack)
+    assert tuple(text for _game, text in r.accepted) == texts
+    r.wait(lambda: r.service.session.phase == "over")
+    moves, result, _termination = r.games()[-1]
+    assert moves == texts
+    assert result == outcome.result(2, ("white", "black"))
 
 
 def test_only_the_computers_move_is_accepted_and_a_different_one_is_guided_back(rig) -> None:
@@ -89,7 +103,7 @@ def test_only_the_computers_move_is_accepted_and_a_different_one_is_guided_back(
     assert r.board.done.wait(TIMEOUT)
     r.wait(lambda: r.service.session.status.kind != "fix")
     hands(r, pos, shown["move"])
-    accepted(r, 2)
+    accepted(r, 2, shown["move"])
     assert r.accepted[1][1] == shown["move"]
 
 
