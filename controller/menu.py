@@ -4,7 +4,7 @@ service; :meth:`OperatorMenu.tap` returns an :class:`Action` for the service to 
 
 Screens::
 
-    main        New game | Resign | Offer draw | Claim draw | Take back | Flip board | Export to USB
+    main        New game | Resign | Offer draw | Claim draw | Take back | Hint | Flip board | Export to USB
                 | [End by agreement] | Clocks | Arbiter's result | Restart or shut down | Settings | Close
     resign      White resigns | Black resigns | Cancel         (one button per side)
     draw        <the opponent> accepts | Declined
@@ -112,7 +112,7 @@ class OperatorMenu:
         screen = self.screen
         if screen == "main":
             items = [("new", "New game"), ("resign", "Resign"), ("draw", "Offer draw"), ("claim", "Claim draw"),
-                     ("takeback", "Take back"), ("flip", "Flip board"), ("export", "Export to USB")]
+                     ("takeback", "Take back"), ("hint", "Hint"), ("flip", "Flip board"), ("export", "Export to USB")]
             if self.agreement:
                 items.append(("agreement", "End by agreement"))
             items += [("clocks", "Clocks"), ("arbiter", "Arbiter's result"), ("power", "Restart or shut down"),
@@ -276,7 +276,7 @@ class OperatorMenu:
 
     def _tap_main(self, key: str) -> Action | None:
         simple: dict[str, ActionKind] = {
-            "claim": "claim", "takeback": "takeback", "flip": "flip", "agreement": "agreement"}
+            "claim": "claim", "takeback": "takeback", "hint": "hint", "flip": "flip", "agreement": "agreement"}
         if key in simple:
             self.close()
             return Action(simple[key])

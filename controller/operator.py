@@ -102,6 +102,8 @@ def carry_out(service: Service, action: Action | None, now: int) -> None:
                               "pawn move")
     elif kind == "takeback":
         service.report(session.takeback(now))
+    elif kind == "hint":  # the computer's choice for the player to move, shown on the screen
+        service.opponents.ask_hint()
     elif kind == "flip":
         service.flipped = not service.flipped
     elif kind == "agreement":
