@@ -1,5 +1,5 @@
 """Who plays a side: a person at the board, Chessery's own engine at a level, any UCI engine, or
-(later) a remote board. Parsed from ``--white``/``--black`` (and ``--blue``, ``--green``, ``--red``
+a remote board. Parsed from ``--white``/``--black`` (and ``--blue``, ``--green``, ``--red``
 for three sides) or the configuration: ``human``, ``computer``, ``computer:LEVEL`` (0-20, 20 the
 strongest), ``uci:COMMAND`` (e.g. ``uci:stockfish``; the command line as a shell would split it),
 ``remote:BOARD``.

@@ -7,8 +7,8 @@ light them), and the decision core accepts exactly that move (``Referee.expect``
 guided back like a wrong board. The clock charges the opponent's side until its move is
 announced, and nobody while the player carries it out.
 
-A hint for the human (the panel's confirm button... see ``ask_hint``) is our engine's choice
-for the position, shown the same way but not enforced.
+A hint for the human (the operator menu's Hint: ``ask_hint``) is our engine's choice for the
+position, shown the same way but not enforced.
 """
 
 from __future__ import annotations
