@@ -121,3 +121,34 @@ def test_triscacia_one_human_against_two_computers(rig) -> None:
             engine_go=GO)
     pos = play_game(r, variant, {0}, plies=9, seed=7)
     assert [text for _game, text in r.accepted] == [pos.move_text(m) for m in pos.move_stack]
+
+
+BROKEN_ENGINE = """import sys
+for line in sys.stdin:
+    word = line.split()[:1]
+    if word == ["uci"]:
+        print("id name broken", flush=True)
+        print("uciok", flush=True)
+    elif word == ["isready"]:
+        print("readyok", flush=True)
+    elif word == ["go"]:
+        print("bestmove a1a1", flush=True)
+    elif word == ["quit"]:
+        break
+"""
+
+
+def test_an_engine_that_answers_nonsense_leaves_its_move_to_the_players(rig, tmp_path) -> None:
+    import sys
+
+    script = tmp_path / "broken_engine.py"
+    script.write_text(BROKEN_ENGINE, encoding="utf-8")
+    r = rig(players=(("black", f"uci:{sys.executable} {script}"),), engine_go=GO)
+    chess = engine.find_variant("chess")
+    pos = play_game(r, chess, {0}, plies=1, seed=1)
+    r.wait(lambda: (g := r.service.opponents.guide) is not None and "failed" in g.line)
+    guide = r.service.opponents.guide
+    assert guide is not None and "answered 'a1a1', not a legal move" in guide.line
+    hands(r, pos, "e7e5")  # made by hand for the engine: taken
+    accepted(r, 2, "e7e5")
+    assert [t for _g, t in r.accepted] == [pos.move_text(pos.move_stack[0]), "e7e5"]

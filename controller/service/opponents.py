@@ -49,6 +49,8 @@ class Guide:
     move: Move | None = None
     text: str = ""
     steps: BoardSteps | None = None
+    #: False: no move will come (the engine failed); the players may make any move for that side.
+    waits: bool = True
 
 
 class Opponents:
@@ -113,7 +115,7 @@ class Opponents:
             elif player.kind is PlayerKind.REMOTE:
                 guide = self._remote(pos.side, player.board)
         self.guide = guide
-        if guide is None:
+        if guide is None or not guide.waits:
             session.core.expect(None)
         else:
             session.core.expect(() if guide.move is None else (guide.move,))
@@ -130,7 +132,7 @@ class Opponents:
         shown = turns.poll()
         who = f"{side_name(self.service.variant, side)} (computer)"
         if turns.state is TurnState.FAILED:
-            return Guide(side, plies, f"{who} failed: {turns.error}")
+            return Guide(side, plies, f"{who} failed: {turns.error}. Make its move by hand", waits=False)
         if shown is None:
             return Guide(side, plies, f"{who} is thinking")
         return Guide(side, plies, f"{who} plays {shown.text}: {'; '.join(shown.steps.steps)}",

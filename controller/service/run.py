@@ -116,7 +116,9 @@ def run_service(args: argparse.Namespace) -> int:
         if config.layout:
             log.info("the simulated board numbers its sensors by engine cell; --layout ignored")
             layout = None
-        config = replace(config, port=(), orientation=0, board=demo_protocol)
+        if config.players:  # the demo's script plays every side
+            log.warning("the demo game plays every side itself: the players chosen are not used")
+        config = replace(config, port=(), orientation=0, board=demo_protocol, players=())
     if args.answers:
         from firmware_bridge.script import Choose, load_script
 
