@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine import Move
+from engine.errors import ChesseryError
 
 from ..computer_move import BoardSteps, board_steps
 from ..computer_turns import ComputerTurns, TurnState
@@ -65,7 +66,7 @@ class Opponents:
         self._hint: tuple[Request, int] | None = None
         self.hint_line = ""
         self._announced: tuple[int, str] | None = None
-        self._woken: tuple[int, int] | None = None
+        self._woken: Request | None = None
 
     @property
     def active(self) -> bool:
@@ -105,11 +106,14 @@ class Opponents:
         if session.phase == "play" and pos.outcome() is None:
             player = self.players[pos.side]
             if self.turns is not None:
-                self.turns.update(pos)
-                key = (pos.hash, len(pos.move_stack))
-                if self.turns.state is TurnState.THINKING and self._woken != key:
-                    self._woken = key  # one waiter per question asked
-                    self._wake_on(self.turns.wait)
+                try:
+                    self.turns.update(pos)
+                except ChesseryError as exc:  # the engine's process ended: the players go on by hand
+                    self.turns.state, self.turns.error = TurnState.FAILED, str(exc)
+                request = self.turns.request
+                if self.turns.state is TurnState.THINKING and request is not None and request is not self._woken:
+                    self._woken = request  # one waiter per question asked
+                    self._wake_on(request.done.wait)
             if player.is_engine:
                 guide = self._computer(pos.side, len(pos.move_stack))
             elif player.kind is PlayerKind.REMOTE:
@@ -171,7 +175,11 @@ class Opponents:
             return
         if self.turns is None:
             self.turns = ComputerTurns({}, pos, go=service.config.engine_go)
-        request = self.turns.hint(pos)
+        try:
+            request = self.turns.hint(pos)
+        except ChesseryError as exc:  # still thinking about the last hint, or it ended
+            self.hint_line = f"No hint now: {exc}"
+            return
         self._hint = (request, len(pos.move_stack))
         self._wake_on(request.done.wait)
         self.hint_line = "Hint: the computer is thinking"
