@@ -12,6 +12,7 @@ from controller.board_map import SensorMap
 from controller.config import Config, GpioConfig
 from controller.service import Service
 from controller.store import GameStore
+from firmware_bridge.firmware import protocol as P
 from firmware_bridge.script import parse_script
 from firmware_bridge.simboard import SimBoard
 from tests.test_operator_menu import Screen
@@ -42,6 +43,9 @@ def test_the_computers_move_is_shown_with_its_cells_marked(tmp_path) -> None:
         view = screen.view()
         assert f"plays {guide.text}: lift the black " in view.status
         assert set(guide.steps.cells) <= set(view.highlights.pending)
+        # the board lights the move's cells (the simulated board's firmware shows them on)
+        screen.pump(lambda: {c for c, led in enumerate(board.leds()) if led == P.LED_ON} == set(guide.steps.cells),
+                    "the board lighting the computer's move")
         # the clock charged Black while it thought; carrying its move out is charged to nobody
         assert service.clock is not None and service.clock.paused_for_guide
         clock = service.clock.clock
