@@ -44,7 +44,8 @@ def test_the_computers_move_is_shown_with_its_cells_marked(tmp_path) -> None:
         assert f"plays {guide.text}: lift the black " in view.status
         assert set(guide.steps.cells) <= set(view.highlights.pending)
         # the board lights the move's cells (the simulated board's firmware shows them on)
-        screen.pump(lambda: {c for c, led in enumerate(board.leds()) if led == P.LED_ON} == set(guide.steps.cells),
+        cells = set(guide.steps.cells)
+        screen.pump(lambda: {c for c, led in enumerate(board.leds()) if led == P.LED_ON} == cells,
                     "the board lighting the computer's move")
         # the clock charged Black while it thought; carrying its move out is charged to nobody
         assert service.clock is not None and service.clock.paused_for_guide
