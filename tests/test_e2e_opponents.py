@@ -50,7 +50,7 @@ def accepted(rig: Rig, n: int, text: str) -> None:
 
 def human_move(pos: Position, rng: random.Random) -> str:
     """A seeded random move, a capture when there is one (so the game ends sooner)."""
-    moves = [m for m in pos.legal_moves() if not pos.move_text(m)[4:]]  # no promotion: no question
+    moves = pos.legal_moves()  # a question (which piece? promotion?) is answered: see accepted()
     captures = [m for m in moves if m.victims]
     return pos.move_text(rng.choice(captures or moves))
 
@@ -107,19 +107,24 @@ def test_only_the_computers_move_is_accepted_and_a_different_one_is_guided_back(
     assert r.accepted[1][1] == shown["move"]
 
 
-@pytest.mark.parametrize("name", ["alice", "royal-fury", "mathematichess"])
-def test_variant_human_against_the_computer(rig, name: str) -> None:
+@pytest.mark.parametrize(("name", "plies"), [("alice", 400), ("royal-fury", 400), ("mathematichess", 8)])
+def test_variant_human_against_the_computer(rig, name: str, plies: int) -> None:
     variant = engine.find_variant(name)
-    r = rig(variant=variant, players=((variant.sides[1], "computer:0"),), engine_go=GO)
-    pos = play_game(r, variant, {0}, plies=8, seed=5)
+    r = rig(variant=variant, players=((variant.sides[1], "computer"),), engine_go="go depth 2")
+    pos = play_game(r, variant, {0}, plies=plies, seed=5)
     assert [text for _game, text in r.accepted] == [pos.move_text(m) for m in pos.move_stack]
+    if plies > 100:  # played to its end (alice: 18 plies, royal-fury: 12 with these seeds)
+        assert pos.outcome() is not None
+        r.wait(lambda: r.service.session.phase == "over")
+        assert r.games()[-1][0] == tuple(pos.move_text(m) for m in pos.move_stack)
 
 
 def test_triscacia_one_human_against_two_computers(rig) -> None:
     variant = engine.find_variant("triscacia")
-    r = rig(variant=variant, players=((variant.sides[1], "computer:0"), (variant.sides[2], "computer:0")),
-            engine_go=GO)
-    pos = play_game(r, variant, {0}, plies=9, seed=7)
+    r = rig(variant=variant, players=((variant.sides[1], "computer"), (variant.sides[2], "computer")),
+            engine_go="go depth 2")
+    # 30 plies: a whole game (274 plies to a fifty-move draw with this seed) takes 3 minutes
+    pos = play_game(r, variant, {0}, plies=30, seed=7)
     assert [text for _game, text in r.accepted] == [pos.move_text(m) for m in pos.move_stack]
 
 
