@@ -79,3 +79,24 @@ def test_the_menus_hint_shows_the_computers_choice_for_the_human(tmp_path) -> No
         screen.window.stop()
         board.stop()
         store.close()
+
+
+def test_the_settings_choose_the_computer_for_a_side(tmp_path) -> None:
+    board, store, service, screen = started(tmp_path, ())
+    try:
+        screen.pump(lambda: service.session.phase == "play", "the game to start")
+        screen.tap("Menu")
+        screen.tap("Settings")
+        screen.tap("Black plays: human")
+        screen.tap("Computer, beginner")
+        screen.pump(lambda: "Black plays: computer:1" in screen.buttons(), "the setting in force")
+        screen.tap("Back")
+        screen.tap("Close")
+        board.start_script(parse_script("lift e2\nplace e4\n", CHESS))
+        screen.pump(lambda: "Black (computer) plays" in screen.view().status, "the computer's move")
+        assert service.opponents.players[1].level == 1
+    finally:
+        service.stop()
+        screen.window.stop()
+        board.stop()
+        store.close()

@@ -58,6 +58,7 @@ class Opponents:
     def __init__(self, service: Service) -> None:
         self.service = service
         self.players: dict[int, Player] = players_for(service.variant, dict(service.config.players))
+        self.variant = service.variant  # the engines play this one (the menu may switch it)
         self.turns: ComputerTurns | None = None
         self.remotes: dict[int, RemoteBoard] = {}
         #: The opponent's turn being shown (None: a human's turn, or no game under way).
@@ -91,15 +92,55 @@ class Opponents:
     def stop(self) -> None:
         if self.turns is not None:
             self.turns.close()
+            self.turns = None
         for remote in self.remotes.values():
             remote.stop()
+        self.remotes = {}
+
+    def set_player(self, side: int, player: Player) -> str:
+        """The operator menu chose who plays ``side``: the engines start again (the controller
+        waits for their handshake, a second or so, while the menu is open). Returns what went
+        wrong ("" when nothing did); then nothing changed."""
+        return self._restart({**self.players, side: player})
+
+    def _restart(self, players: dict[int, Player]) -> str:
+        old, old_variant = self.players, self.variant
+        self.stop()
+        self.players = players
+        self.variant = self.service.variant
+        self.guide, self._hint, self.hint_line, self._announced, self._woken = None, None, "", None, None
+        try:
+            self.start()
+        except ChesseryError as exc:
+            log.warning("players: %s", exc)
+            self.stop()
+            if self.variant is old_variant:  # the players as they were
+                self.players = old
+                self.start()
+            else:  # a new variant whose engine would not start: people play every side
+                self.players = players_for(self.variant, {})
+            return str(exc)
+        return ""
+
+    def _follow_variant(self) -> None:
+        """The menu switched the variant: the players chosen by side name play the new one (a
+        side it does not have is dropped, with a warning); the engines start again for it."""
+        sides = self.service.variant.sides
+        wanted = {self.variant.sides[s]: p for s, p in self.players.items() if p.kind is not PlayerKind.HUMAN}
+        kept = {name: p for name, p in wanted.items() if name in sides}
+        if len(kept) < len(wanted):
+            log.warning("players: %s has no side %s; played by people now", self.service.variant.name,
+                        ", ".join(sorted(set(wanted) - set(kept))))
+        self._restart(players_for(self.service.variant, kept))
 
     # -- the controller thread ----------------------------------------------------------------------
     def follow(self) -> None:
         """Bring the opponent's turn up to the session (each turn of the loop, before the frame)."""
+        service = self.service
+        if service.variant is not self.variant:
+            self._follow_variant()
         if not self.active and self._hint is None:
             return
-        service = self.service
         session = service.session
         pos = session.position
         guide: Guide | None = None
