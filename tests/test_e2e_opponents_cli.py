@@ -16,7 +16,7 @@ from firmware_bridge.simboard import SimBoard
 from tests.test_e2e_service import TIMEOUT, Run
 
 CHESS = engine.find_variant("chess")
-SAYS = re.compile(r"Black \(computer\) plays (\S+): lift ")
+SAYS = re.compile(r"Black \(computer\) plays (\S+): (?:take off|lift) ")
 
 
 def test_chessery_run_with_a_computer_side_guides_its_moves_onto_the_board(tmp_path) -> None:
