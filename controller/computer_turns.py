@@ -64,12 +64,19 @@ class ComputerTurns:
         key = (position.hash, len(position.move_stack))
         if key == self._asked:
             return
-        self._asked = key
         self._request, self._shown, self.error = None, None, ""
         engine = self.engines.get(position.side)
         if engine is None or position.outcome() is not None:
+            self._asked = key
             self.state = TurnState.IDLE
             return
+        if engine.busy:
+            # still on a position taken back meanwhile: asked to answer now, and asked again on
+            # the next update once it has (the stale answer is dropped)
+            engine.stop()
+            self.state = TurnState.THINKING
+            return
+        self._asked = key
         self._position = position.copy()
         self._request = engine.ask(self._position, self.go)
         self.state = TurnState.THINKING
@@ -102,6 +109,11 @@ class ComputerTurns:
         if shown is None or move == shown.move:
             return ""
         return f"that is not the computer's move: play {shown.text} ({'; '.join(shown.steps.steps)})"
+
+    @property
+    def request(self) -> Request | None:
+        """The engine's answer being waited for (None: nothing asked, or not yet)."""
+        return self._request
 
     def shown(self) -> ComputerMove | None:
         """The computer's move being shown (None while none is known)."""

@@ -110,6 +110,11 @@ class Config:
     hall_tls_key: str = ""
     hall_listen: str = "127.0.0.1:8080"
     hall_alert_s: int = 10
+    #: Who plays each side, as (side name, player description) pairs: ``[players]`` in the file
+    #: (controller/players.py); a side not named is human.
+    players: tuple[tuple[str, str], ...] = ()
+    #: The UCI ``go`` command an engine side is given for each move (its time or depth).
+    engine_go: str = "go movetime 1000"
     timing: Timing = field(default_factory=Timing)
     gpio: GpioConfig = field(default_factory=GpioConfig)
     event: EventConfig = field(default_factory=EventConfig)
@@ -224,6 +229,22 @@ def _seconds(v: Any) -> int:
     return v
 
 
+def _player(v: Any) -> str:
+    from .players import PlayerError, parse_player
+
+    try:
+        return parse_player(_str(v)).text()
+    except PlayerError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _go(v: Any) -> str:
+    words = _str(v).split()
+    if words[:1] != ["go"] or not {"movetime", "depth", "nodes"} & set(words):
+        raise ValueError(f"expected a UCI go command with movetime, depth or nodes, got {v!r}")
+    return " ".join(words)
+
+
 def _digits(v: Any) -> str:
     if isinstance(v, int) and not isinstance(v, bool):
         v = str(v)
@@ -270,6 +291,9 @@ KEYS: dict[str, tuple[Callable[[Any], Any], str]] = {
     "hall_tls_key": (_str, "client key file (PEM), with hall_tls_cert"),
     "hall_listen": (_listen, "where chessery hall serves its pages, HOST:PORT (default 127.0.0.1:8080)"),
     "hall_alert_s": (_seconds, "seconds a board may not match its game before the hall's arbiter view says so"),
+    **{f"players.{name}": (_player, "who plays this side: human, computer[:LEVEL 0-20], uci:COMMAND, "
+                                    "remote:BOARD") for name in ("white", "black", "blue", "green", "red")},
+    "engine_go": (_go, "UCI go command for an engine side's move, e.g. go movetime 1000 or go depth 3"),
     # (A board's own drag wait is the board's word; an owner sets drag_ms, which then holds.)
     **{f"timing.{f.name}": (_ms, "ms") for f in fields(Timing) if f.name != "board_drag_ms"},
     "gpio.enabled": (_bool, "false: never touch GPIO"),
@@ -308,6 +332,7 @@ def parse_config(data: dict[str, Any], source: str = "config") -> Config:
     clock = replace(ClockConfig(), **{k[6:]: v for k, v in values.items() if k.startswith("clock.")})
     dgt = replace(DgtConfig(), **{k[4:]: v for k, v in values.items() if k.startswith("dgt.")})
     top = {k: v for k, v in values.items() if "." not in k}
+    top["players"] = tuple((k[8:], v) for k, v in values.items() if k.startswith("players."))
     config = Config(**top, timing=timing, gpio=gpio, event=event, clock=clock, dgt=dgt, source=source)
     values = asdict(gpio)
     pins = [(name, values[name]) for name in GPIO_PINS]

@@ -95,6 +95,9 @@ class GameClock:
         self.paused_by_menu = False
         #: Both clocks stopped by the arbiter (operator menu, Clocks): until the arbiter runs them.
         self.paused_by_arbiter = False
+        #: A computer (or remote board) announced its move: the player carrying it out on the
+        #: board is charged to nobody (controller/service/opponents.py).
+        self.paused_for_guide = False
 
     # -- keeping in step -------------------------------------------------------------------------
     def follow(self, session: Session, update: Update, now: int, moved_at: int | None) -> Outcome | None:
@@ -138,7 +141,7 @@ class GameClock:
             return None
         status = session.status
         want = (session.phase == "play" and self.game_id is not None and not self.paused_by_menu
-                and not self.paused_by_arbiter
+                and not self.paused_by_arbiter and not self.paused_for_guide
                 and not (status.kind == "ask" and self.options.pause_on_question)
                 and not (status.kind == "fix" and self.options.pause_on_fix))
         if want and not self.clock.running:
@@ -172,6 +175,13 @@ class GameClock:
         self.paused_by_menu = is_open
         if session.game_id == self.game_id:  # else follow() binds the game with the pause in force
             self._running(session, now)  # a flag that fell meanwhile: the loop's next tick ends the game
+
+    def guide_pause(self, session: Session, paused: bool, now: int) -> None:
+        """An opponent's move was announced (paused) or is on the board (run again)."""
+        if paused != self.paused_for_guide:
+            self.paused_for_guide = paused
+            if session.game_id == self.game_id:
+                self._running(session, now)
 
     def arbiter_pause(self, session: Session, paused: bool, now: int) -> None:
         """The arbiter stops both clocks (or runs them again): they stay stopped after the menu

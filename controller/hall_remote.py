@@ -2,7 +2,7 @@
 as they are published to the hall, delivered here in order and once each.
 
 What the move then does on this board -- shown, guided onto the board, checked by this board's
-referee -- is the player flow of the computer opponent (controller.players, being built apart):
+referee -- is the player flow of the computer opponent (controller/service/opponents.py):
 this module only hands that flow the opponent's moves. It reads both of the opponent's topics:
 its events (each final move, the fast path) and its retained state (the whole game: a board that
 was away, or that comes up after a restart of either side, catches up from it, and a gap in the

@@ -99,6 +99,10 @@ class Referee(Judging):
         self._hands = Readings([seen(c, identity, self._look) for c in board], observed)
         self._resync = False
         self._index_cache: MoveIndex | None = None
+        #: The only moves the board may make now (None: every legal move): the move a computer or
+        #: a remote board chose, shown to the player (controller/service/opponents.py); an empty
+        #: tuple while it is not known yet. Any other move is guided back like a wrong board.
+        self._only: tuple[Move, ...] | None = None
         #: Indexes no longer needed, freed in ``prepare``: dropping one (thousands of moves in a
         #: Mathematichess position) takes milliseconds, which a decision should not pay.
         self._retired: list[object] = []  # (bounded: see _retire)
@@ -358,8 +362,17 @@ class Referee(Judging):
         ``prepare``) rather than in the decision that accepted the move before."""
         index = self._index_cache
         if index is None:
-            index = self._index_cache = MoveIndex(self.position, self.identity)
+            index = self._index_cache = MoveIndex(self.position, self.identity, self._only)
         return index
+
+    def expect(self, moves: tuple[Move, ...] | None) -> None:
+        """Let only ``moves`` be played now (None: every legal move); see ``_only``."""
+        if moves != self._only:
+            self._only = moves
+            if self._index_cache is not None:
+                self._retire(self._index_cache)
+            self._index_cache = None
+            self._shown.clear()  # (keyed by the retired index's shapes)
 
     def _retire(self, index: object) -> None:
         if len(self._retired) >= 8:  # nobody called prepare(): free them now rather than pile up
@@ -452,6 +465,7 @@ class Referee(Judging):
         self._retire(self._index_cache)
         self._index_cache = None
         self._shown.clear()  # (keyed by the retired index's shapes)
+        self._only = None  # the moves expected were the last position's: the service says anew
         self._outcome = self.position.outcome() if self._playing else None
         self._backs = None
 

@@ -4,14 +4,15 @@ service; :meth:`OperatorMenu.tap` returns an :class:`Action` for the service to 
 
 Screens::
 
-    main        New game | Resign | Offer draw | Claim draw | Take back | Flip board | Export to USB
+    main        New game | Resign | Offer draw | Claim draw | Take back | Hint | Flip board | Export to USB
                 | [End by agreement] | Clocks | Arbiter's result | Restart or shut down | Settings | Close
     resign      White resigns | Black resigns | Cancel         (one button per side)
     draw        <the opponent> accepts | Declined
     confirm_new Start a new game | Cancel
     pin         a keypad; the settings open with the right digits (no PIN configured: at once)
-    settings    Variant | Time control | White's name | Black's name | Event | Round | Board | Back
-                (each with its current value)
+    settings    Variant | Time control | White's name | Black's name | White plays | Black plays | Event
+                | Round | Board | Back (each with its current value)
+    player      Human | Computer, beginner | ... casual | ... club | ... strongest | Back
     variant     one button per variant, VARIANTS_PER_PAGE a page | [More] | Back
     time        No clock | 5+3 | 15+10 | 25+10 | 90+30 | 40/90+30,30+30 | Other... | Back
     entry       a touch keyboard for a name, the event, round, board, a time control
@@ -36,6 +37,10 @@ from .menu_types import Action, ActionKind
 __all__ = ["Action", "OperatorMenu"]
 
 TIME_PRESETS = ("none", "5+3", "15+10", "25+10", "90+30", "40/90+30,30+30")
+#: Who may play a side, as the menu offers it: (player, label). Other engines and remote boards
+#: are chosen on the command line or in the configuration (docs/search.md, "Players").
+PLAYER_PRESETS = (("human", "Human"), ("computer:1", "Computer, beginner"), ("computer:8", "Computer, casual"),
+                  ("computer:14", "Computer, club"), ("computer", "Computer, strongest"))
 #: Variant buttons on one page of the variant screen: with More and Back, six rows of two
 #: touch-sized buttons whose labels keep their full size on the 800x480 screen.
 VARIANTS_PER_PAGE = 10
@@ -74,6 +79,7 @@ class OperatorMenu:
         self._typed = ""  # the PIN
         self._unlocked = False
         self._drawing_side = 0
+        self._player_side = 0  # the side the player screen chooses for
         self._page = 0  # the variant or game list's page
         self._power = ""
 
@@ -112,7 +118,7 @@ class OperatorMenu:
         screen = self.screen
         if screen == "main":
             items = [("new", "New game"), ("resign", "Resign"), ("draw", "Offer draw"), ("claim", "Claim draw"),
-                     ("takeback", "Take back"), ("flip", "Flip board"), ("export", "Export to USB")]
+                     ("takeback", "Take back"), ("hint", "Hint"), ("flip", "Flip board"), ("export", "Export to USB")]
             if self.agreement:
                 items.append(("agreement", "End by agreement"))
             items += [("clocks", "Clocks"), ("arbiter", "Arbiter's result"), ("power", "Restart or shut down"),
@@ -146,6 +152,9 @@ class OperatorMenu:
             return "Time control (from the next game)", [
                 (f"t:{t}", "No clock" if t == "none" else t) for t in presets] + [
                 ("t:other", "Other..."), ("back", "Back")], 2
+        if screen == "player":
+            side = sides[self._player_side]
+            return f"Who plays {side}?", [(f"p:{p}", label) for p, label in PLAYER_PRESETS] + [("back", "Back")], 1
         if screen == "entry":
             assert self.entry is not None
             return self.entry.screen()
@@ -173,6 +182,8 @@ class OperatorMenu:
                ("time", "Time control", "No clock" if time in ("", "none") else time)]
         out += [(f"name{i}", f"{side.capitalize()}'s name", self.current.get(f"name{i}", ""))
                 for i, side in enumerate(self.sides)]
+        out += [(f"player{i}", f"{side.capitalize()} plays", self.current.get(f"player{i}", "human"))
+                for i, side in enumerate(self.sides)]
         out += [(purpose, label, self.current.get(purpose, "")) for purpose, label in
                 (("event", "Event"), ("round", "Round"), ("board", "Board"))]
         return out
@@ -180,7 +191,8 @@ class OperatorMenu:
     def _current_index(self, keys: list[str]) -> int:
         """The button of the setting in force on the screen just opened (0 when none is)."""
         want = {"variant": f"v:{self.current.get('variant', '')}",
-                "time": f"t:{self.current.get('time') or 'none'}"}.get(self.screen)
+                "time": f"t:{self.current.get('time') or 'none'}",
+                "player": f"p:{self.current.get(f'player{self._player_side}', 'human')}"}.get(self.screen)
         return keys.index(want) if want in keys else 0
 
     @property
@@ -238,7 +250,8 @@ class OperatorMenu:
             if screen == "entry":  # a time control typed goes back among the presets
                 target = "time" if self.entry is not None and self.entry.purpose == "time" else "settings"
             else:
-                target = {"variant": "settings", "time": "settings", "games": "export"}.get(screen, "main")
+                target = {"variant": "settings", "time": "settings", "player": "settings",
+                          "games": "export"}.get(screen, "main")
             self.entry = None
             self._go(target)
             return None
@@ -258,12 +271,18 @@ class OperatorMenu:
             if key in ("variant", "time"):
                 self._page = 0
                 self._go(key)
+            elif key.startswith("player"):
+                self._player_side = int(key[6:])
+                self._go("player")
             else:
                 self._start_entry(key)
             return None
         if screen == "variant":
             self.close()
             return Action("variant", value=key[2:])
+        if screen == "player":
+            self._go("settings")
+            return Action("player", side=self._player_side, value=key[2:])
         if screen == "time":
             if key == "t:other":
                 self._start_entry("time")
@@ -276,7 +295,7 @@ class OperatorMenu:
 
     def _tap_main(self, key: str) -> Action | None:
         simple: dict[str, ActionKind] = {
-            "claim": "claim", "takeback": "takeback", "flip": "flip", "agreement": "agreement"}
+            "claim": "claim", "takeback": "takeback", "hint": "hint", "flip": "flip", "agreement": "agreement"}
         if key in simple:
             self.close()
             return Action(simple[key])

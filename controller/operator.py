@@ -102,6 +102,17 @@ def carry_out(service: Service, action: Action | None, now: int) -> None:
                               "pawn move")
     elif kind == "takeback":
         service.report(session.takeback(now))
+    elif kind == "player":  # who plays a side: controller/service/opponents.py
+        from .players import parse_player
+
+        problem = service.opponents.set_player(action.side, parse_player(action.value))
+        if problem:
+            service.menu.show(f"{problem}. Nothing changed")
+        from .operator_actions import current
+
+        current(service)
+    elif kind == "hint":  # the computer's choice for the player to move, shown on the screen
+        service.opponents.ask_hint()
     elif kind == "flip":
         service.flipped = not service.flipped
     elif kind == "agreement":

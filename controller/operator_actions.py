@@ -101,6 +101,8 @@ def current(service: Service) -> None:
                     else "none"}
     for side, name in service.players.items():
         menu.current[f"name{side}"] = name
+    for side, player in service.opponents.players.items():
+        menu.current[f"player{side}"] = player.text()
     for purpose, tag in (("event", "Event"), ("round", "Round"), ("board", "Board")):
         if service.event_tags.get(tag):
             menu.current[purpose] = service.event_tags[tag]

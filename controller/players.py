@@ -1,5 +1,5 @@
 """Who plays a side: a person at the board, Chessery's own engine at a level, any UCI engine, or
-(later) a remote board. Parsed from ``--white``/``--black`` (and ``--blue``, ``--green``, ``--red``
+a remote board. Parsed from ``--white``/``--black`` (and ``--blue``, ``--green``, ``--red``
 for three sides) or the configuration: ``human``, ``computer``, ``computer:LEVEL`` (0-20, 20 the
 strongest), ``uci:COMMAND`` (e.g. ``uci:stockfish``; the command line as a shell would split it),
 ``remote:BOARD``.
@@ -118,7 +118,7 @@ def player_arg(text: str) -> Player:
 def add_player_options(p: argparse.ArgumentParser) -> None:
     for name in SIDE_OPTIONS:
         p.add_argument(f"--{name}", type=player_arg, metavar="PLAYER",
-                       help=f"who plays {name}: human (default), computer[:LEVEL 0-20], uci:COMMAND")
+                       help=f"who plays {name}: human (default), computer[:LEVEL 0-20], uci:COMMAND, remote:BOARD")
 
 
 def players_for(variant: Variant, chosen: Mapping[str, Player | str]) -> dict[int, Player]:

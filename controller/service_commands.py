@@ -142,9 +142,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--exit-when-done", action="store_true",
                    help="end once the demo script is played and the game is over or idle (headless demos)")
     p.add_argument("--no-gpio", action="store_true", help="do not touch GPIO")
+    from .players import add_player_options
     from .run_options import add_run_options
 
     add_run_options(p)
+    add_player_options(p)
     p.set_defaults(handler=cmd_run)
 
     p = sub.add_parser("replay", help="feed an event script into the decision core; print the accepted moves",

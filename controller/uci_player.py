@@ -134,6 +134,12 @@ class EnginePlayer:
         threading.Thread(target=self._answer, args=(pos, request), name="uci-player-answer", daemon=True).start()
         return request
 
+    @property
+    def busy(self) -> bool:
+        """Whether the engine is still thinking about the last position it was given."""
+        pending = self._pending
+        return pending is not None and not pending.done.is_set()
+
     def _answer(self, pos: Position, request: Request) -> None:
         try:
             while True:

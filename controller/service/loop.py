@@ -83,6 +83,7 @@ class Loop:
                 service.store.retry()  # writes a full disk refused, once there is room
                 if self.finish_at_rest and self._at_rest():
                     self.handle(Quit())
+                service.opponents.follow()  # a computer's or a remote board's turn, before the frame
                 service.outputs.show()  # each turn ends showing what it did: the last one before stopping too
         except BaseException as exc:  # reported by run_service; the service must not hang
             self.error = exc

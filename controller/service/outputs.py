@@ -113,10 +113,19 @@ class Outputs:
         status = session.status
         notice = ". ".join(x for x in (service.store.problem, service.boards.notice) if x)  # a full disk first
         self.summary = {"id": session.game_id, "phase": session.phase, "message": notice or status.message}
+        turn = service.opponents.guide
+        if turn is not None:  # chessery status (and tests) read the opponent's move here
+            self.summary["opponent"] = {"side": service.variant.sides[turn.side], "move": turn.text,
+                                        "say": turn.line}
         window = service.window
         if window is not None:
-            view = view_of(session, ". ".join(x for x in (notice, service.controls.clock_note) if x),
+            guide = service.opponents.line()
+            view = view_of(session, ". ".join(x for x in (notice, guide, service.controls.clock_note) if x),
                            service.boards.synced)
+            marked = service.opponents.cells()
+            if marked:  # the opponent's move: its cells marked like a move being made
+                view = replace(view, highlights=replace(view.highlights,
+                                                        pending=tuple(sorted({*view.highlights.pending, *marked}))))
             if service.clock is not None:
                 view = replace(view, clocks=service.clock.seconds(service.now()))
             view = replace(view, players=players_line(service.config.event, service.players, service.variant.nsides))
@@ -142,6 +151,8 @@ class Outputs:
             wrong |= self._swap_cells
         fix = tuple(sorted(sensor_of[c] for c in wrong if c in sensor_of))
         pending = tuple(sorted(sensor_of[c] for c in status.cells if c in sensor_of)) if status.kind == "ask" else ()
+        if not pending and status.kind != "fix":  # the opponent's move to carry out: its cells lit
+            pending = tuple(sorted(sensor_of[c] for c in service.opponents.cells() if c in sensor_of))
         last: tuple[int, ...] = ()
         lights = service.config.last_move_lights
         stack = service.session.position.move_stack

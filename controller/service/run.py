@@ -19,6 +19,7 @@ from firmware_bridge.board_link import BoardKind
 from ..board_map import SensorMap
 from ..config import Config, load_config
 from ..logs import setup_logging, write_safely
+from ..players import chosen_players
 from ..run_options import kiosk_overrides
 from ..store import GameStore
 from .bus import Touch
@@ -55,6 +56,9 @@ def configure(args: argparse.Namespace) -> Config:
     if args.no_gpio:
         over["gpio"] = replace(config.gpio, enabled=False)
     over.update(kiosk_overrides(args))
+    chosen = {name: player.text() for name, player in chosen_players(args).items()}
+    if chosen:
+        over["players"] = tuple({**dict(config.players), **chosen}.items())
     return replace(config, **over)
 
 
@@ -112,7 +116,9 @@ def run_service(args: argparse.Namespace) -> int:
         if config.layout:
             log.info("the simulated board numbers its sensors by engine cell; --layout ignored")
             layout = None
-        config = replace(config, port=(), orientation=0, board=demo_protocol)
+        if config.players:  # the demo's script plays every side
+            log.warning("the demo game plays every side itself: the players chosen are not used")
+        config = replace(config, port=(), orientation=0, board=demo_protocol, players=())
     if args.answers:
         from firmware_bridge.script import Choose, load_script
 

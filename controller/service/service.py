@@ -35,6 +35,7 @@ from .bus import Button, Input, Wake
 from .controls import Controls
 from .demo import DemoPlayer
 from .loop import Loop
+from .opponents import Opponents
 from .outputs import Outputs
 from .status_file import StatusFile
 
@@ -93,6 +94,7 @@ class Service:
         self.boards = Boards(self)
         self.controls = Controls(self)
         self.demo = DemoPlayer(self, answers or [], answer_delay_ms)
+        self.opponents = Opponents(self)  # the sides a computer or another board plays
         resume_tags(self)  # a resumed game's names and tags, as the menu set them before the restart
         self.status_file = StatusFile(self, status_path)
         self.loop = Loop(self)
@@ -118,6 +120,7 @@ class Service:
 
     # -- life cycle -----------------------------------------------------------------------------------
     def start(self) -> Service:
+        self.opponents.start()
         self.boards.open()
         self._open_panel()
         self.boards.start()
@@ -152,6 +155,7 @@ class Service:
             if t is not threading.current_thread():
                 t.join(2.0)
         self.boards.close()
+        self.opponents.stop()
         if self.hall is not None:
             self.hall.stop()
         if self.panel is not None:

@@ -1,0 +1,159 @@
+"""Games against the computer at the board: the service (real, in this process) refereeing the
+simulated board behind a real pty, the computer our own engine in its own process. The test is
+the human at the board: it plays the human's moves with its hands (events on the simulated
+board) and carries out the computer's moves the service announces (read from what the status
+file shows), and checks that only the computer's own move is accepted on its turn."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from controller.event_scripts import script_for_moves
+from controller.service.bus import Wake
+from engine import Position, format_fen, start_position
+from tests.service_rig import TIMEOUT, Rig
+
+#: Fast and deterministic: a one-ply search.
+GO = "go depth 1"
+
+
+def hands(rig: Rig, pos: Position, text: str) -> None:
+    """Carry out ``text`` from ``pos`` on the simulated board, as a player's hands would."""
+    lines = script_for_moves(pos.variant, [text], fen=format_fen(pos))
+    rig.board.start_script("\n".join(line for line in lines if not line.startswith("choose")) + "\n")
+    assert rig.board.done.wait(TIMEOUT), f"the board never played {text}"
+
+
+def announced(rig: Rig, plies: int) -> dict:
+    """The computer's move, once the service shows it for the game's ply ``plies``."""
+    def shown() -> bool:
+        guide = rig.service.opponents.guide
+        return guide is not None and guide.move is not None and guide.plies == plies
+    rig.wait(shown)
+    return rig.service.outputs.summary["opponent"]
+
+
+def accepted(rig: Rig, n: int, text: str) -> None:
+    """Wait for the game's ``n``-th move, ``text``; a question the referee asks about it (which
+    piece was put down) is answered as a player at the screen would."""
+    service = rig.service
+    rig.wait(lambda: len(rig.accepted) >= n or service.session.status.kind == "ask")
+    prompt = service.session.status.prompt
+    if len(rig.accepted) < n and prompt is not None:
+        service.demo.answers.append(next(o.key for o in prompt.options if text in o.texts))
+        service.inputs.put(Wake())
+    rig.wait(lambda: len(rig.accepted) >= n)
+
+
+def human_move(pos: Position, rng: random.Random) -> str:
+    """A seeded random move, a capture when there is one (so the game ends sooner)."""
+    moves = pos.legal_moves()  # a question (which piece? promotion?) is answered: see accepted()
+    captures = [m for m in moves if m.victims]
+    return pos.move_text(rng.choice(captures or moves))
+
+
+def play_game(rig: Rig, variant: engine.Variant, humans: set[int], plies: int, seed: int) -> Position:
+    pos = start_position(variant)
+    rng = random.Random(seed)
+    rig.wait(lambda: rig.service.session.phase == "play")
+    while len(pos.move_stack) < plies and pos.outcome() is None:
+        n = len(pos.move_stack)
+        if pos.side in humans:
+            text = human_move(pos, rng)
+        else:
+            shown = announced(rig, n)
+            text = shown["move"]
+            assert shown["side"] == variant.sides[pos.side]
+            assert "lift" in shown["say"] or "put" in shown["say"]
+        hands(rig, pos, text)
+        accepted(rig, n + 1, text)
+        assert rig.accepted[n][1] == text
+        pos.push_text(text)
+    return pos
+
+
+def test_chess_a_whole_game_human_against_the_computer_on_the_board(rig) -> None:
+    r = rig(players=(("black", "computer"),), engine_go="go depth 2")
+    pos = play_game(r, engine.find_variant("chess"), {0}, plies=400, seed=3)
+    outcome = pos.outcome()
+    assert outcome is not None  # the game was played to its end
+    texts = tuple(pos.move_text(m) for m in pos.move_stack)
+    assert tuple(text for _game, text in r.accepted) == texts
+    r.wait(lambda: r.service.session.phase == "over")
+    moves, result, _termination = r.games()[-1]
+    assert moves == texts
+    assert result == outcome.result(2, ("white", "black"))
+
+
+def test_only_the_computers_move_is_accepted_and_a_different_one_is_guided_back(rig) -> None:
+    r = rig(players=(("black", "computer:0"),), engine_go=GO)
+    chess = engine.find_variant("chess")
+    pos = play_game(r, chess, {0}, plies=1, seed=1)
+    shown = announced(r, 1)
+    wrong = next(pos.move_text(m) for m in pos.legal_moves()
+                 if pos.move_text(m) != shown["move"] and not m.victims and len(m.relocations) == 1)
+    hands(r, pos, wrong)
+    r.wait(lambda: r.service.session.status.kind == "fix")
+    assert len(r.accepted) == 1  # the other move was not taken
+    src, dst = wrong[:2], wrong[2:4]
+    r.board.start_script(f"lift {dst}\nplace {src}\n")  # put back as the screen says
+    assert r.board.done.wait(TIMEOUT)
+    r.wait(lambda: r.service.session.status.kind != "fix")
+    hands(r, pos, shown["move"])
+    accepted(r, 2, shown["move"])
+    assert r.accepted[1][1] == shown["move"]
+
+
+@pytest.mark.parametrize(("name", "plies"), [("alice", 400), ("royal-fury", 400), ("mathematichess", 8)])
+def test_variant_human_against_the_computer(rig, name: str, plies: int) -> None:
+    variant = engine.find_variant(name)
+    r = rig(variant=variant, players=((variant.sides[1], "computer"),), engine_go="go depth 2")
+    pos = play_game(r, variant, {0}, plies=plies, seed=5)
+    assert [text for _game, text in r.accepted] == [pos.move_text(m) for m in pos.move_stack]
+    if plies > 100:  # played to its end (alice: 18 plies, royal-fury: 12 with these seeds)
+        assert pos.outcome() is not None
+        r.wait(lambda: r.service.session.phase == "over")
+        assert r.games()[-1][0] == tuple(pos.move_text(m) for m in pos.move_stack)
+
+
+def test_triscacia_one_human_against_two_computers(rig) -> None:
+    variant = engine.find_variant("triscacia")
+    r = rig(variant=variant, players=((variant.sides[1], "computer"), (variant.sides[2], "computer")),
+            engine_go="go depth 2")
+    # 30 plies: a whole game (274 plies to a fifty-move draw with this seed) takes 3 minutes
+    pos = play_game(r, variant, {0}, plies=30, seed=7)
+    assert [text for _game, text in r.accepted] == [pos.move_text(m) for m in pos.move_stack]
+
+
+BROKEN_ENGINE = """import sys
+for line in sys.stdin:
+    word = line.split()[:1]
+    if word == ["uci"]:
+        print("id name broken", flush=True)
+        print("uciok", flush=True)
+    elif word == ["isready"]:
+        print("readyok", flush=True)
+    elif word == ["go"]:
+        print("bestmove a1a1", flush=True)
+    elif word == ["quit"]:
+        break
+"""
+
+
+def test_an_engine_that_answers_nonsense_leaves_its_move_to_the_players(rig, tmp_path) -> None:
+    import sys
+
+    script = tmp_path / "broken_engine.py"
+    script.write_text(BROKEN_ENGINE, encoding="utf-8")
+    r = rig(players=(("black", f"uci:{sys.executable} {script}"),), engine_go=GO)
+    chess = engine.find_variant("chess")
+    pos = play_game(r, chess, {0}, plies=1, seed=1)
+    r.wait(lambda: (g := r.service.opponents.guide) is not None and "failed" in g.line)
+    guide = r.service.opponents.guide
+    assert guide is not None and "answered 'a1a1', not a legal move" in guide.line
+    hands(r, pos, "e7e5")  # made by hand for the engine: taken
+    accepted(r, 2, "e7e5")
+    assert [t for _g, t in r.accepted] == [pos.move_text(pos.move_stack[0]), "e7e5"]
