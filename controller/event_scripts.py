@@ -194,8 +194,14 @@ def hand_steps(pos: Position, move: Move, style: Style, nth: int = 0) -> list[st
     think = style.think_ms
     if pos.move_stack and think < style.reaction_ms:
         last = pos.move_stack[-1]
-        first = victims[0] if capture == "victim" and victims else relocs[0][0] if relocs else -1
-        if first in {c for c, _b, a in last.changes if a}:
+        # What the hand takes before its first pause: the victims (victim first), the first
+        # piece it moves, and whatever stands on that piece's destination (attacker first: the
+        # victim goes with it, not after the others).
+        first = set(victims) if capture == "victim" else set()
+        if relocs:
+            s, d = relocs[0]
+            first |= {s} | ({d} if board[d] else set())
+        if first & {c for c, _b, a in last.changes if a}:
             think = style.reaction_ms
     if think:
         lines.append(f"sleep {think}")

@@ -30,6 +30,8 @@ from tests.test_e2e_service import REPO, TIMEOUT, Run, read_game, replay_stream
 
 ALICE = engine.find_variant("alice")
 MOVES = list(DEMO_GAMES["alice"])
+#: The hands on two maker boards (see test_the_demo_game_on_two_maker_boards).
+MAKER_HANDS = Style(capture="alternate", identity=True, think_ms=150, reaction_ms=250, hand_ms=80)
 
 
 def final_position() -> engine.Position:
@@ -127,8 +129,12 @@ def test_the_demo_game_on_two_of_our_boards_on_two_ports(tmp_path: Path) -> None
 def test_the_demo_game_on_two_maker_boards(tmp_path: Path, kind: str) -> None:
     """Two DGT or two Millennium boards (their emulators, each with its own scan timing), one
     port each: each driver reports its own 64 squares, the referee reads them as one set. The
-    hands stay at most two plies ahead of the referee."""
-    style = Style(capture="alternate", identity=True, think_ms=150, hand_ms=80)
+    hands stay at most two plies ahead of the referee. A piece the last move put down is taken
+    250 ms after (a quick human), not 150: a DGT board scans its squares one by one every 220 ms,
+    so it never sees a piece that stands less than that in about one phase in three (5... d7d5
+    puts the pawn on d5', 6. c3'd5' takes it: the board never showed the pawn there, and d7 and
+    c3' emptied with a knight on d5 is no move the referee can read)."""
+    style = MAKER_HANDS
     boards = BoardSet(ALICE, lambda i, cells: EMULATORS[kind]("alice", cells=cells, seed=i)).start()
     try:
         _boards, run, _lines = play_through_service(
