@@ -48,3 +48,14 @@ def rig(tmp_path):
     yield make
     for r in rigs:
         r.close()
+
+
+@pytest.fixture
+def broker(tmp_path):
+    """A Mosquitto of the test's own on a free loopback port (the hall's tests), ended after it."""
+    from controller.mosquitto import Mosquitto
+    from tests.hall_rig import need_mosquitto
+
+    need_mosquitto()
+    with Mosquitto(tmp_path / "broker") as b:
+        yield b

@@ -6,24 +6,13 @@ as that move."""
 
 from __future__ import annotations
 
-import pytest
-
 import engine
-from controller.mosquitto import Mosquitto
 from engine import start_position
-from tests.hall_rig import need_mosquitto
 from tests.service_rig import Rig
 from tests.test_e2e_opponents import accepted, announced, hands
 
 CHESS = engine.find_variant("chess")
 GAME = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"]
-
-
-@pytest.fixture
-def broker(tmp_path):
-    need_mosquitto()
-    with Mosquitto(tmp_path / "broker") as b:
-        yield b
 
 
 def test_two_boards_play_one_game_over_the_broker(tmp_path, broker) -> None:

@@ -29,13 +29,6 @@ CHESS = engine.find_variant("chess")
 GAME = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6"]
 
 
-@pytest.fixture
-def broker(tmp_path):
-    need_mosquitto()
-    with Mosquitto(tmp_path / "broker") as b:
-        yield b
-
-
 def play(rig, moves: list[str], done: list[str]) -> None:
     """Play ``moves`` on the simulated board after ``done``; wait until the service took them."""
     pos = engine.start_position(CHESS)

@@ -6,25 +6,15 @@ from __future__ import annotations
 
 import logging
 
-import pytest
-
 import engine
 from controller.config import Config
 from controller.hall_publish import HallPublisher
 from controller.hall_remote import RemoteBoard
 from controller.hall_wire import PREFIX, dumps
-from controller.mosquitto import Mosquitto
-from tests.hall_rig import TIMEOUT, need_mosquitto, sample_state
+from tests.hall_rig import TIMEOUT, sample_state
 
 CHESS = engine.find_variant("chess")
 GAME = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6"]
-
-
-@pytest.fixture
-def broker(tmp_path):
-    need_mosquitto()
-    with Mosquitto(tmp_path / "broker") as b:
-        yield b
 
 
 def test_the_other_boards_moves_arrive_in_order_once_each_across_a_broker_restart(broker) -> None:
