@@ -47,6 +47,9 @@ class RemoteBoard:
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.subscribed = threading.Event()
+        # Subscribed once the broker acknowledged (SUBACK), not when asked: a message published
+        # between the two would be lost to us.
+        self.client.on_subscribe = lambda *_args: self.subscribed.set()
 
     def start(self) -> RemoteBoard:
         self.client.connect_async(self.broker.host, self.broker.port, 15)
@@ -66,7 +69,6 @@ class RemoteBoard:
             log.error("remote game: the broker at %s refused us: %s", self.broker.url, reason)
             return
         client.subscribe([(topic(self.opponent, "event"), 1), (topic(self.opponent, "state"), 1)])
-        self.subscribed.set()
 
     def _on_message(self, _client: Any, _u: Any, msg: Any) -> None:
         try:

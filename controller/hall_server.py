@@ -53,6 +53,9 @@ class HallServer:
         self.refused = ""
         self.client = make_client(f"chessery-hall-{self.port}", config, self.broker)
         self.client.on_connect = self._on_connect
+        # Subscribed once the broker acknowledged (SUBACK), not when asked: a message published
+        # between the two would be lost to us.
+        self.client.on_subscribe = lambda *_args: self.subscribed.set()
         self.client.on_message = self._on_message
         self._thread = threading.Thread(target=self.httpd.serve_forever, name="hall http", daemon=True)
 
@@ -89,7 +92,6 @@ class HallServer:
                 log.error("hall: the broker at %s refused the hall: %s", self.broker.url, reason)
             return
         client.subscribe(PREFIX + "+/+", qos=1)
-        self.subscribed.set()
 
     def _on_message(self, _client: Any, _u: Any, msg: Any) -> None:
         try:
