@@ -18,7 +18,7 @@ from __future__ import annotations
 import queue
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Self
 
@@ -32,6 +32,9 @@ LIGHT_PATTERNS: tuple[LightPattern, ...] = ("off", "on", "blink", "fast")
 
 #: The makes of board a link speaks to (``open_board``'s ``kind``).
 BoardKind = Literal["chessery", "dgt", "millennium"]
+
+#: Which side of a chess clock runs (as the clock stands: White's time is on the left).
+ClockSide = Literal["left", "right"]
 
 
 class LinkError(ChesseryError, ConnectionError):
@@ -147,3 +150,21 @@ class BoardLink(ABC):
     def set_leds(self, cells: Iterable[int], pattern: LightPattern = "on", replace: bool = True) -> None:
         """Light ``cells`` (controller numbering); with ``replace`` every other light goes off.
         Remembered and sent again after a reconnect; nothing is sent to a board without lights."""
+
+    # -- what only some boards do ------------------------------------------------------------------
+    # Every link takes these calls and a board without the feature does nothing (the bodies here),
+    # so the controller never asks which make of board it drives.
+    def expect_position(self, pieces: Sequence[str | None]) -> None:
+        """The position a resumed game stands at on this board (its 64 cells, a1 = 0; piece
+        letters, None for an empty square), told before the link connects. A board that cannot
+        tell from its first report which way round it stands (DGT, Millennium: only the start
+        position shows it) reads that report whichever way matches better. A board that knows
+        its own orientation (ours: the sensor map fixes it) ignores it."""
+        return
+
+    def show_clock(self, left_ms: int, right_ms: int, running: ClockSide | None, move_text: str = "") -> None:
+        """Show the referee's clock on a chess clock plugged into the board (a DGT 3000 or XL on
+        a DGT board's line): both times in ms, White's on the left, which side runs (None:
+        stopped) and the last move (on a clock with letters). A board without such a clock
+        ignores it: the referee's clock stays on the screen alone."""
+        return

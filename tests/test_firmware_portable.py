@@ -29,10 +29,10 @@ from firmware_bridge.framer import Framer
 from firmware_bridge.messages import Event, Hello, Ping, Snapshot
 
 FIRMWARE = Path(__file__).resolve().parents[1] / "firmware_bridge" / "firmware"
-PORTABLE = ["protocol.py", "debounce.py", "leds.py", "matrix.py", "core.py", "app.py"]
-ALLOWED_IMPORTS = {"struct", "binascii", "protocol", "debounce", "leds", "matrix", "core", "app",
+PORTABLE = ["crc_cobs.py", "protocol.py", "debounce.py", "leds.py", "matrix.py", "core.py", "app.py"]
+ALLOWED_IMPORTS = {"struct", "binascii", "crc_cobs", "protocol", "debounce", "leds", "matrix", "core", "app",
                    "firmware_bridge.firmware", "firmware_bridge.firmware.debounce", "firmware_bridge.firmware.leds",
-                   "firmware_bridge.firmware.core"}
+                   "firmware_bridge.firmware.core", "firmware_bridge.firmware.crc_cobs"}
 
 
 def _guarded(tree: ast.AST) -> set[int]:

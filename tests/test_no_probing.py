@@ -84,3 +84,67 @@ def test_the_controller_reads_no_private_member_of_another_object(tmp_path: Path
     probe = tmp_path / "friend.py"
     probe.write_text("service._report(update)\nself._ok = 1\nsuper()._boot()\n", encoding="utf-8")
     assert _private_reads(probe) == [(1, "service._report")]
+
+
+def board_link_classes() -> set[str]:
+    """The names of every class of ours below ``BoardLink``: our link, the shared reconnect loop,
+    the drivers' base and the DGT and Millennium drivers."""
+    import firmware_bridge.boards.dgt
+    import firmware_bridge.boards.millennium
+    import firmware_bridge.link  # noqa: F401  (imported for the classes it defines)
+    from firmware_bridge.board_link import BoardLink
+
+    found: set[str] = set()
+    todo = list(BoardLink.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        if cls.__module__.startswith("firmware_bridge."):
+            found.add(cls.__name__)
+        todo.extend(cls.__subclasses__())
+    return found
+
+
+def _type_tests_in(path: Path, names: set[str]) -> list[tuple[int, str]]:
+    """(line, class) of each ``isinstance``/``issubclass`` test, ``type(x) is C`` comparison and
+    ``case C():`` pattern in ``path`` naming one of ``names`` (plain, dotted or in a tuple)."""
+    def named(node: ast.expr) -> list[str]:
+        if isinstance(node, ast.Tuple):
+            return [n for element in node.elts for n in named(element)]
+        if isinstance(node, ast.Name):
+            return [node.id]
+        if isinstance(node, ast.Attribute):
+            return [node.attr]
+        return []
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in ("isinstance", "issubclass") and len(node.args) == 2):
+            found += [(node.lineno, name) for name in named(node.args[1]) if name in names]
+        elif isinstance(node, ast.Compare) and isinstance(node.left, ast.Call) and ast.unparse(
+                node.left.func) == "type":
+            found += [(node.lineno, name) for c in node.comparators for name in named(c) if name in names]
+        elif isinstance(node, ast.MatchClass):
+            found += [(node.lineno, name) for name in named(node.cls) if name in names]
+    return found
+
+
+def test_the_controller_never_asks_which_make_of_board_a_link_is() -> None:
+    """What a board can do beyond the rest is a method of ``BoardLink`` with a do-nothing default
+    (``expect_position``, ``show_clock``): no controller module tests a link for a driver class."""
+    names = board_link_classes()
+    assert {"Link", "PortLink", "BoardDriver", "DgtDriver", "MillenniumDriver"} <= names
+    tests = [(path.relative_to(ROOT).as_posix(), line, name)
+             for path in sorted((ROOT / "controller").rglob("*.py")) for line, name in _type_tests_in(path, names)]
+    assert tests == []
+
+
+def test_the_guard_sees_a_test_for_a_driver_class(tmp_path: Path) -> None:
+    source = tmp_path / "make.py"
+    source.write_text("if isinstance(link, DgtDriver):\n    pass\n"
+                      "ok = isinstance(\n    link, (Link, boards.MillenniumDriver))\n"
+                      "same = type(link) is BoardDriver\nmatch link:\n    case PortLink():\n        pass\n"
+                      "fine = isinstance(link, BoardLink) or isinstance(status, LinkStatus)\n", encoding="utf-8")
+    names = {"Link", "PortLink", "BoardDriver", "DgtDriver", "MillenniumDriver"}
+    assert sorted(_type_tests_in(source, names)) == [(1, "DgtDriver"), (3, "Link"), (3, "MillenniumDriver"),
+                                                     (5, "BoardDriver"), (7, "PortLink")]

@@ -43,7 +43,7 @@ import time
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from ..board_link import BoardHello
+from ..board_link import BoardHello, ClockSide
 from . import dgt_codec as D
 from .dgt_clock import DgtClockLine
 from .dgt_scan import ScanPeriod
@@ -175,7 +175,7 @@ class DgtDriver(BoardDriver):
             return False
         return True
 
-    def show_clock(self, left_ms: int, right_ms: int, running: str | None, move_text: str = "") -> None:
+    def show_clock(self, left_ms: int, right_ms: int, running: ClockSide | None, move_text: str = "") -> None:
         """On a DGT clock plugged into the board: both times (the clock counts them), which side
         runs (``"left"``, ``"right"``, None), and the last move (DGT 3000). Nothing without a clock."""
         with self._lock:

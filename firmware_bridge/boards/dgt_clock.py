@@ -19,6 +19,7 @@ import enum
 import logging
 from collections.abc import Callable
 
+from ..board_link import ClockSide
 from . import dgt_codec as D
 
 log = logging.getLogger(__name__)
@@ -64,7 +65,7 @@ class DgtClockLine:
         self._asked_at = now
         self._send(D.clock_command(D.CLOCK_VERSION), now)
 
-    def show(self, left_ms: int, right_ms: int, running: str | None, move_text: str, now: float,
+    def show(self, left_ms: int, right_ms: int, running: ClockSide | None, move_text: str, now: float,
              hold: bool = False) -> None:
         """Both times, which side runs (``"left"``, ``"right"``, None: stopped), and the move just
         played on a DGT 3000's display for :data:`MOVE_SHOWN_S`. ``hold``: only queue it (the

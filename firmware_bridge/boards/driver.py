@@ -186,7 +186,8 @@ class BoardDriver(PortLink):
     def expect_position(self, pieces: Sequence[str | None]) -> None:
         """The position a resumed game stands at (this board's 64 cells, a1 = 0): the first
         report is read whichever way round matches it better, so a board turned round (a
-        Millennium with its cable on the right sends h1 first) is not read mirrored on resume."""
+        Millennium with its cable on the right sends h1 first) is not read mirrored on resume.
+        (:meth:`BoardLink.expect_position`; DGT and Millennium boards both need it.)"""
         with self._lock:
             self._expected = tuple(pieces)
 

@@ -1,7 +1,7 @@
 """Reference firmware for a Raspberry Pi Pico (RP2040) under MicroPython: the pin layer.
 
-Copy protocol.py, debounce.py, leds.py, matrix.py, core.py, app.py and this main.py to the
-Pico's root directory (``mpremote cp firmware_bridge/firmware/*.py :``); it starts at power-on
+Copy crc_cobs.py, protocol.py, debounce.py, leds.py, matrix.py, core.py, app.py and this main.py
+to the Pico's root directory (``mpremote cp firmware_bridge/firmware/*.py :``); it starts at power-on
 and speaks the protocol of docs/protocol.md over the USB CDC serial port. Everything but this
 file is portable logic that the host's tests run under CPython.
 

@@ -1,4 +1,4 @@
-"""The sensor-board wire protocol: constants, CRC, COBS, frames, payload layouts.
+"""The sensor-board wire protocol: constants, frames, payload layouts (CRC and COBS: ``crc_cobs``).
 
 Portable: this module runs unchanged on the board (MicroPython on a Raspberry Pi Pico) and on
 the host (CPython), so both sides share one definition of the bytes. It therefore uses only
@@ -15,10 +15,11 @@ All multi-byte integers are big-endian. The CRC is CRC-16/CCITT-FALSE over versi
 import struct
 
 try:
-    # CPython: crc_hqx with an initial value of 0xFFFF *is* CRC-16/CCITT-FALSE, in C.
-    from binascii import crc_hqx as _crc_hqx
-except ImportError:  # MicroPython's binascii has only crc32
-    _crc_hqx = None  # type: ignore[assignment]
+    from firmware_bridge.firmware.crc_cobs import cobs_decode, cobs_encode, crc16
+    from firmware_bridge.firmware.crc_cobs import crc16_portable as crc16_portable
+except ImportError:  # on the board: the modules sit flat in its root
+    from crc_cobs import cobs_decode, cobs_encode, crc16  # type: ignore[no-redef]
+    from crc_cobs import crc16_portable as crc16_portable  # type: ignore[no-redef]
 
 VERSION = 1
 
@@ -102,80 +103,6 @@ KEEP = 0xFFFF
 SCAN_MS_RANGE = (1, 1000)
 DEBOUNCE_MS_RANGE = (0, 1000)
 HEARTBEAT_MS_RANGE = (50, 10000)
-
-
-# -- CRC-16/CCITT-FALSE ------------------------------------------------------------------------
-def _crc_table():
-    table = []
-    for byte in range(256):
-        crc = byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
-        table.append(crc & 0xFFFF)
-    return table
-
-
-_CRC_TABLE = _crc_table()
-
-
-def crc16_portable(data, crc=0xFFFF):
-    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final xor), table driven.
-
-    Written by hand because MicroPython has no ``binascii.crc_hqx``; the tests prove it equals
-    ``crc_hqx``, which the host uses."""
-    table = _CRC_TABLE
-    for b in data:
-        crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ b]
-    return crc
-
-
-def crc16(data, crc=0xFFFF):
-    if _crc_hqx is not None:
-        return _crc_hqx(data, crc)
-    return crc16_portable(data, crc)
-
-
-# -- COBS (Cheshire & Baker), the canonical form: no empty block after a final 254-byte run -------
-def cobs_encode(data):
-    """COBS-encode ``data``: the result contains no 0x00 byte."""
-    out = bytearray(b"\x00")
-    code_at = 0
-    code = 1
-    n = len(data)
-    for i in range(n):
-        b = data[i]
-        if b == 0:
-            out[code_at] = code
-            code_at = len(out)
-            out.append(0)
-            code = 1
-        else:
-            out.append(b)
-            code += 1
-            if code == 0xFF and i + 1 < n:
-                out[code_at] = code
-                code_at = len(out)
-                out.append(0)
-                code = 1
-    out[code_at] = code
-    return bytes(out)
-
-
-def cobs_decode(data):
-    """Inverse of :func:`cobs_encode`; returns None when a code byte runs past the end or is zero."""
-    out = bytearray()
-    i = 0
-    n = len(data)
-    while i < n:
-        code = data[i]
-        end = i + code
-        if code == 0 or end > n:
-            return None
-        out.extend(data[i + 1:end])
-        i = end
-        if code != 0xFF and i < n:
-            out.append(0)
-    return bytes(out)
 
 
 # -- frames -------------------------------------------------------------------------------------
