@@ -16,6 +16,7 @@ charging also gives check.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from .capabilities import Agreement, Placement, Scoring, TurnNote
@@ -108,6 +109,10 @@ class Rules:
         self._promotion_choices = [c.promotion_choices for c in at("promotion_choices")]
         #: The hash of the position whose outcome ``playable_moves`` asks, having found moves.
         self._moving_hash: int | None = None
+        #: The legal moves ``has_legal_move`` generated, kept for the next ``legal_moves`` call of
+        #: the same position unchanged (``_Spare``): a search node asks its outcome (no moves?)
+        #: and then its moves, which would generate them twice.
+        self._spare: _Spare | None = None
         movers: dict[str, Mover] = {}
         for comp in comps:
             movers.update(comp.movers())
@@ -177,6 +182,11 @@ class Rules:
 
     def legal_moves(self, pos: Position) -> list[Move]:
         """Generated moves through the ``filter``, ``legality`` and ``select`` stages."""
+        spare = self._spare
+        if spare is not None and spare.pos is pos:
+            self._spare = None  # handed out once: the caller may change the list
+            if spare.fits(pos):
+                return spare.moves
         moves = self.pseudo_moves(pos)
         for keep in self._filter:
             moves = keep(pos, moves)
@@ -211,7 +221,9 @@ class Rules:
             known = answer(pos)
             if known is not None:
                 return known
-        return bool(self.legal_moves(pos))
+        moves = self.legal_moves(pos)
+        self._spare = _Spare(pos, pos.version, pos.side, pos.hash, pos.board[:], dict(pos.extra), moves)
+        return bool(moves)
 
     def piece_moves(self, pos: Position) -> list[Move]:
         """Every move the piece tables (and the movement hooks) give the side to move."""
@@ -530,6 +542,25 @@ class Rules:
                 raise PositionError(f"{self.v.name}: unknown state {key}={pos.extra[key]}")
         for check in self._validate:
             check(pos)
+
+
+@dataclass(frozen=True, slots=True)
+class _Spare:
+    """Legal moves generated for ``pos`` as it stood: they are its moves while it stands so.
+    ``version`` changes with every push and pop (and while one is under way); the rest guards
+    against a position changed by hand (tests set cells and sides directly)."""
+
+    pos: Position
+    version: int
+    side: int
+    hash: int
+    board: list[int]
+    extra: dict[str, str]
+    moves: list[Move]
+
+    def fits(self, pos: Position) -> bool:
+        return (self.version == pos.version and self.side == pos.side and self.hash == pos.hash
+                and self.board == pos.board and self.extra == pos.extra)
 
 
 def _dedupe(out: list[Move], start: int) -> None:
