@@ -9,44 +9,29 @@ button, starts a new game). Placement and selection stages of a variant are ordi
 Like the core, a session has no threads and no clock of its own: every input carries ``now``
 (ms). The service feeds it; tests drive it directly with a real SQLite file.
 
-Ending by agreement (variants whose rules have ``agreement_refusal``/``agreement_outcome``, such
-as Mathematichess): the menu button offers it once the rules allow it (else the menu says why
-not); one player chooses it, the other confirms, and the result by the rules' score is stored
-like any other ending.
-
+Ending by agreement (Mathematichess) and the texts of an ending: ``controller/game_results.py``.
 Restart: a session opened on a store with an unfinished game of the same variant resumes it
 (moves replayed through the engine), and ``sync(readings)`` with the board's snapshot guides any
 difference between the board and the game back (or accepts a move made while the service was
-down).
-
-Reconnect: a board that comes back (``Event.resync``, or a ``sync``) showing the start position
-plus a few moves (up to ``NEW_GAME_PLIES``) is a new game the players began while it was away:
-with no game under way (setup, or the last game over) the new game starts and the core works
-the moves out from the start; during a game the core first tries the moves from the game's own
-position, and only when those do not explain the board is the question asked whether to start
-the new game (the game under way is then kept, ended as abandoned; "no" keeps it and guides
-the board back). A board that fits neither shows the cells to put right and waits: no game is
-ever dropped.
+down). Reconnect: a board that comes back showing the start position plus a few moves may be a
+new game the players began while it was away (``controller/board_return.py``); no game is ever
+dropped.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 import engine
 from engine import Outcome, Position, Variant
 
-from .inference import RESYNC_PLIES, Decision, Event, Fix, Option, Prompt, Referee, Status, Timing
-from .messages import wanted_text
+from .board_return import moves_from_start, new_game_text, readings_of
+from .board_timing import with_board_drag, with_board_scan
+from .game_results import agreement_question, game_over_text, result_text, setup_fixes, setup_text
+from .inference import Decision, Event, Option, Prompt, Referee, Status, Timing
 from .pgn import export_pgn
-from .signatures import explain
 from .store import GameStore, StoreError
-
-#: After the board was away, how many plies from the start position count as a new game the
-#: players began meanwhile: as many as the core works out from a game's position.
-NEW_GAME_PLIES = RESYNC_PLIES
-
 
 #: Waiting for the start position, a game under way, a game ended (the board may still show it).
 Phase = Literal["setup", "play", "over"]
@@ -76,8 +61,7 @@ class Session:
         self.store = store
         self.identity = identity
         self.timing = timing or Timing()
-        self.config_scan_ms = self.timing.scan_ms
-        self.config_drag_ms = self.timing.drag_ms
+        self.configured = self.timing  # as configured; board_timing merges what the board says
         self.game_id: int | None = None
         self.resumed = False
         self.selected = 0
@@ -145,21 +129,12 @@ class Session:
             self._last = self.core.status
 
     def set_scan(self, scan_ms: int) -> None:
-        """Learnt from the board: its full scan period (see ``Timing.scan_ms``); the configured
-        value stands when it is longer."""
-        scan_ms = max(scan_ms, self.config_scan_ms)
-        if scan_ms != self.timing.scan_ms:
-            self.timing = replace(self.timing, scan_ms=scan_ms)
-            self.core.timing = self.timing
+        """Learnt from the board: its full scan period (``board_timing.with_board_scan``)."""
+        self.timing = self.core.timing = with_board_scan(self.timing, self.configured, scan_ms)
 
     def set_board_drag(self, drag_ms: int) -> None:
-        """Learnt from the board: the drag wait it asks for (see ``Timing.board_drag_ms``),
-        unless the configuration file set ``drag_ms``."""
-        if self.config_drag_ms != Timing.drag_ms:
-            drag_ms = 0
-        if drag_ms != self.timing.board_drag_ms:
-            self.timing = replace(self.timing, board_drag_ms=drag_ms)
-            self.core.timing = self.timing
+        """Learnt from the board: the drag wait it asks for (``board_timing.with_board_drag``)."""
+        self.timing = self.core.timing = with_board_drag(self.timing, self.configured, drag_ms)
 
     def prepare(self) -> None:
         """Per-position work ahead of the next event (call when idle)."""
@@ -302,47 +277,28 @@ class Session:
         elif self.phase == "play" and core.outcome is not None and core.status.kind == "idle":
             outcome = core.outcome
             assert self.game_id is not None
-            self.store.finish(self.game_id, self._result(outcome), outcome.termination)
+            self.store.finish(self.game_id, self.result_text(outcome), outcome.termination)
             self.phase = "over"
             core.set_playing(False, now)
             update = Update(self.phase, self._over_status(), update.accepted, update.undone, update.note)
         elif self.phase == "over":
-            if list(core.observed) == _readings(self._start, self.identity) and self.position.move_stack:
+            if list(core.observed) == readings_of(self._start, self.identity) and self.position.move_stack:
                 return self.new_game(now)  # the players set up the next game
             update = Update(self.phase, self._over_status(), update.accepted, update.undone, update.note)
         self._last = update.status
         return update
 
     # -- a new game found on the board after it was away --------------------------------------------
-    def _moves_from_start(self) -> list[tuple[engine.Move, ...]]:
-        """The ways the board as read is the start position plus 1 to ``NEW_GAME_PLIES`` legal
-        moves (a capture's hidden cell need not have been seen: the board was away)."""
-        observed = list(self.core.observed)
-        start = self._start.copy()
-        start_readings = _readings(start, self.identity)
-        diff = {c for c, v in enumerate(observed) if v != start_readings[c]}
-        if not diff:
-            return []
-        found: list[tuple[engine.Move, ...]] = []
-        for move in start.legal_moves():
-            start.push(move)
-            if _readings(start, self.identity) == observed:
-                found.append((move,))
-            start.pop()
-        if found:
-            return found
-        return explain(start, observed, diff, set(), self.identity, strict=False, max_plies=NEW_GAME_PLIES)
-
     def _new_game_on_board(self, now: int) -> Update | None:
         """No game under way and the board came back as the start plus a few moves: start that
         game (None when the board shows no such thing)."""
         if self.phase == "play":
             return None
-        if self.phase == "over" and list(self.core.observed) == _readings(self.core.position, self.identity):
+        if self.phase == "over" and list(self.core.observed) == readings_of(self.core.position, self.identity):
             # The ended game is still on the board (a short game's end is also "the start plus
             # a few moves"): no new game until the board shows one.
             return None
-        if not self._moves_from_start():
+        if not moves_from_start(self._start, self.core.observed, self.identity):
             return None
         return self._start_from_board(now, "")
 
@@ -369,18 +325,10 @@ class Session:
         """During a game, the board came back showing what the game's moves cannot explain but
         a new game can: ask (the game under way is never dropped silently)."""
         self._asked_readings = self.core.observed
-        seqs = self._moves_from_start()
-        if not seqs and list(self.core.observed) != _readings(self._start, self.identity):
+        seqs = moves_from_start(self._start, self.core.observed, self.identity)
+        if not seqs and list(self.core.observed) != readings_of(self._start, self.identity):
             return
-        shown = ""
-        if len(seqs) == 1:
-            pos = self._start.copy()
-            texts = []
-            for move in seqs[0]:
-                texts.append(pos.move_text(move))
-                pos.push(move)
-            shown = " ".join(texts)
-        what = f"a new game ({shown})" if shown else "a new game"
+        what = new_game_text(self._start, seqs)
         self._menu = Prompt("new_on_board", f"The board shows {what}. Start it? (this game stays stored, abandoned)",
                             (Option("yes", "Start the new game"), Option("no", "Keep this game")))
         self.selected = 0
@@ -397,14 +345,7 @@ class Session:
 
     def _agreement_prompt(self) -> Prompt:
         """The second player's confirmation, with what the result would be."""
-        v = self.variant
-        assert v.rules.agreement is not None  # the menu offers agreement only then
-        outcome = v.rules.agreement.agreement_outcome(self.position)
-        scoring = v.rules.scoring
-        totals = ""
-        if scoring is not None:  # short: the prompt's title has two lines; the panel names the sides
-            totals = ", " + " to ".join(str(total) for total in scoring.score(self.position).totals)
-        return Prompt("agreement", f"Both agree to end? {self._result(outcome)}{totals}",
+        return Prompt("agreement", agreement_question(self.variant, self.position),
                       (Option("yes", "Yes, both agree"), Option("no", "Keep playing")))
 
     def _agree(self, now: int) -> Update:
@@ -416,7 +357,7 @@ class Session:
         except ValueError as exc:  # a move was made meanwhile that the rules do not allow to end on
             return Update(self.phase, self.status, note=str(exc))
         assert self.game_id is not None
-        self.store.finish(self.game_id, self._result(outcome), outcome.termination)
+        self.store.finish(self.game_id, self.result_text(outcome), outcome.termination)
         self._agreed = outcome
         self.phase = "over"
         self.core.set_playing(False, now)
@@ -427,7 +368,7 @@ class Session:
         or claimed at the screen. Stored like any other ending."""
         if self.phase != "play" or self.game_id is None:
             return Update(self.phase, self.status, note="no game under way")
-        self.store.finish(self.game_id, self._result(outcome), outcome.termination)
+        self.store.finish(self.game_id, self.result_text(outcome), outcome.termination)
         self._agreed = outcome
         self._menu = None
         self.phase = "over"
@@ -435,32 +376,20 @@ class Session:
         return self._after(Update(self.phase, self._over_status(), note=note or outcome.termination), now)
 
     def result_text(self, outcome: Outcome) -> str:
-        return self._result(outcome)
-
-    def _result(self, outcome: Outcome) -> str:
-        """The result as stored and shown: 1-0, 0-1, 1/2-1/2, or with more sides the winner's
-        name (``blue``), as the screen says it. An adjourned game (the arbiter's) has no result
-        yet: ``*``."""
-        if outcome.termination == "adjourned":
-            return "*"
-        return outcome.result(self.variant.nsides, tuple(self.variant.sides))
+        """The result as stored and shown (``game_results.result_text``)."""
+        return result_text(self.variant, outcome)
 
     def _over_status(self) -> Status:
         outcome = self._agreed or self.core.outcome or self.position.outcome()
-        head = "Game over" if outcome is None else \
-            f"Game over: {self._result(outcome)} ({outcome.termination.replace('_', ' ')})"
+        head = game_over_text(self.variant, outcome)
         observed = self.core.observed
-        if observed == tuple(_readings(self.position, self.identity)):
+        if observed == tuple(readings_of(self.position, self.identity)):
             return Status("idle", f"{head}. Set up the pieces for a new game")
         # The board no longer shows the game's end (the players are putting the pieces back, or
         # it came back from a cable pull showing something else): what is left to do is the new
         # game's set-up, so say which cells still differ from the start, as the set-up does.
-        start = _readings(self._start, self.identity)
-        fixes = tuple(Fix(c, self._start.board[c], have) for c, (want, have) in enumerate(zip(start, observed,
-                                                                                              strict=True))
-                      if want != have)
-        return Status("setup", f"{head}. For a new game, set up: "
-                               + ", ".join(wanted_text(self.variant, f.cell, f.want) for f in fixes), fixes=fixes)
+        fixes = setup_fixes(self._start, readings_of(self._start, self.identity), observed)
+        return Status("setup", f"{head}. For a new game, set up: " + setup_text(self.variant, fixes), fixes=fixes)
 
     # -- export ---------------------------------------------------------------------------------------
     def pgn(self) -> str:
@@ -468,6 +397,3 @@ class Session:
             raise ValueError("no game has started yet")
         return export_pgn(self.store.game(self.game_id))
 
-
-def _readings(pos: Position, identity: bool) -> list[int]:
-    return [code if identity else (1 if code else 0) for code in pos.board]

@@ -103,6 +103,9 @@ class Position:
         self.zobrist = _zobrist(len(board), variant.max_code)
         self.move_stack: list[Move] = []
         self._undo: list[tuple] = []
+        #: Counts the changes made through ``push`` and ``pop`` (each counts twice: once as it
+        #: starts, once as it ends): ``Rules`` keys its memo of this position's moves on it.
+        self.version = 0
         self.hash = self._full_hash()
         self.history: list[int] = [self.hash]
 
@@ -138,6 +141,7 @@ class Position:
         p.zobrist = self.zobrist
         p.move_stack = self.move_stack[:]
         p._undo = self._undo[:]
+        p.version = self.version
         p.hash = self.hash
         p.history = self.history[:]
         return p
@@ -185,6 +189,9 @@ class Position:
         board = self.board
         ids = self.ids
         changes = move.changes
+        # A memo of the moves taken while the push is under way (the next_side stage may ask
+        # whether the side can move) is of neither the position before nor the one after.
+        self.version += 1
         undo_ids = [(c, ids[c]) for c, _, _ in changes]
         record = (move, self.side, self.castling, self.ep, self.halfmove, self.fullmove, self.hash, undo_ids,
                   [dict(h) for h in self.hands] if rules.tracks_hands else None,
@@ -226,10 +233,12 @@ class Position:
         self.hash = h ^ self._state_hash()
         self.move_stack.append(move)
         self.history.append(self.hash)
+        self.version += 1
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
         move, side, castling, ep, halfmove, fullmove, h, undo_ids, hands, extra, next_id = self._undo.pop()
+        self.version += 1
         board = self.board
         for cell, before, _after in move.changes:
             board[cell] = before

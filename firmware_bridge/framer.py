@@ -86,3 +86,15 @@ class Framer:
     @property
     def error_total(self) -> int:
         return sum(self.errors.values())
+
+    def unreadable_reason(self) -> str:
+        """Why every frame is rejected, for the player (asked once the rejections pile up): a
+        board of another protocol version, or the error class seen most."""
+        version = self.foreign_version
+        errors = self.errors
+        if version is not None and errors["wrong_version"] >= max(errors.values()):
+            return (f"this board speaks protocol {version}, this host speaks protocol {P.VERSION}: "
+                    f"update Chessery or the board's firmware")
+        worst = max(errors, key=lambda k: errors[k])
+        return (f"nothing the board sends can be read (every frame rejected, mostly {worst}): check the cable, "
+                f"the baud rate and that this port is the board")

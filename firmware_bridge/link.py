@@ -10,37 +10,25 @@ Ports are opened only through ``serial.serial_for_url``. One reader thread owns 
 opens it, greets the board (PING, REQUEST_SNAPSHOT), decodes frames with the pure
 :class:`~firmware_bridge.framer.Framer`, and puts :class:`SensorEvent` values on ``events``.
 
-It keeps a model of the board (which cells are occupied, by which piece on identity boards) and
-guarantees: *the events it delivers, applied in order to the first snapshot, always give the
-model; and the model comes back to the board's true state after any fault*. Concretely:
+It keeps a model of the board and guarantees that the events it delivers, applied in order to
+the first snapshot, always give the model, and that the model comes back to the board's true
+state after any fault (a lost frame, an overflow, a reset, an event that does not fit):
+:mod:`firmware_bridge.board_sync` holds the model and those rules. Beyond them:
 
-* a sequence gap (a frame lost to noise), an ERROR OVERFLOW from the board, a board reset, or an
-  event that does not fit the model (a lift from an empty cell) makes it request a snapshot and
-  hold further events back until it arrives. The snapshot minus the held events is the state
-  just before them: the differences up to there come first as ``synthetic`` events (lifts, then
-  places), then the held events in order, so a lost change is reported where it happened;
-* an event that still does not fit the model is not delivered (it is counted in ``stats``);
 * a port that fails (USB pulled) or a board that goes silent longer than ``silence_timeout``
   (default: four heartbeats) ends the session; the thread reopens the same URL with exponential
   back-off, logging the outage once, and the snapshot after reconnecting reports, as synthetic
   events, whatever the players did in the meantime;
 * a board reset (a new ``boot_id`` in HELLO or HEARTBEAT) is handled like a reconnect, and the
-  lights and parameters the host had set are sent again.
-* questions back off: an unanswered PING or REQUEST_SNAPSHOT is asked again after
-  ``retry_interval``, doubling up to ``retry_cap``, and a garbled answer brings the next ask
-  forward to a tenth of that at most; when frames keep being rejected the link says why, once,
+  lights and parameters the host had set are sent again (:mod:`firmware_bridge.board_settings`).
+* questions back off (:mod:`firmware_bridge.board_asks`): an unanswered PING or REQUEST_SNAPSHOT
+  is asked again after ``retry_interval``, doubling up to ``retry_cap``, and a garbled answer
+  brings the next ask forward; when frames keep being rejected the link says why, once,
   in ``problem`` and on a status (a board of another protocol version, a line that garbles
   everything, a board with another number of cells than ``expected_cells``).
 
-States (``state``, the ``states`` queue and the optional ``on_state`` callback, which runs on the
-reader thread and must not block): IDLE -> CONNECTING -> CONNECTED -> DISCONNECTED -> ... -> CLOSED
-(IDLE -> DISCONNECTED when the device is not there at the start).
-
-A consumer that needs states and events in one order (the controller: a CONNECTED status is its
-baseline, and every later event applies on top of it) opens the link with ``states_in_events``:
-each :class:`LinkStatus` is then also put on ``events``, after every event delivered before the
-change and before every event after it, with the model as of that point. ``states`` and
-``on_state`` are separate channels and cannot give that order.
+States and their statuses (``state``, ``states``, ``on_state``, ``states_in_events``) are
+:class:`~firmware_bridge.port_link.PortLink`'s, as every link to a board on a port has them.
 """
 
 from __future__ import annotations
@@ -54,22 +42,22 @@ from collections.abc import Callable, Iterable
 
 import serial
 
+from .board_asks import Asks
 from .board_link import BoardHello, LinkError
+from .board_settings import LED_PATTERNS, BoardSettings, light_code
+from .board_sync import BoardSync
 from .codec import encode
-from .events import LIFT, PLACE, LinkState, LinkStatus, SensorEvent, piece_text
+from .events import LinkState, LinkStatus, SensorEvent, piece_text
 from .firmware import protocol as P
 from .framer import Framer
-from .messages import Error, Event, Heartbeat, Hello, Message, Ping, RequestSnapshot, SetLeds, SetParams, Snapshot
+from .messages import Error, Event, Hello, Message, Ping, RequestSnapshot, SetLeds, SetParams, Snapshot
 from .port_link import PortLink
-from .repeats import RecentFrames, Repeat
 
 log = logging.getLogger(__name__)
 
 #: Frames rejected in a row (across reconnects) while not in sync, before the link names the
 #: cause (a board of another protocol version, a line that garbles everything).
 UNREADABLE_FRAMES = 6
-
-LED_PATTERNS = {"off": P.LED_OFF, "on": P.LED_ON, "blink": P.LED_BLINK, "fast": P.LED_FAST}
 
 
 __all__ = ["LED_PATTERNS", "Link", "LinkError", "hello_of"]
@@ -114,7 +102,7 @@ class Link(PortLink):
         self.silence_timeout = silence_timeout
         self.baudrate = baudrate
         self.expected_cells = expected_cells
-        self.retry_cap = max(retry_cap, retry_interval)
+        self._asks = Asks(retry_interval, retry_cap)
         # ``problem`` (PortLink): a board of another protocol version, every frame garbled, a
         # board of the wrong size; "" once in sync. ``counts``: frames, events, synthetic, gaps,
         # inconsistent, snapshots, resets, sessions, silences, board errors (board_<name>) and
@@ -122,27 +110,17 @@ class Link(PortLink):
         #: The latest HELLO frame as the board sent it (``hello`` is what every link tells).
         self.hello_frame: Hello | None = None
         self._framer = Framer()
-        self._model: bytearray | None = None
-        # Events waiting for a snapshot after a loss, with the time they arrived.
-        self._held: list[tuple[Event, float]] | None = None
-        self._boot_id: int | None = None
-        self._expected_seq: int | None = None
-        self._recent = RecentFrames()  # the latest frames by number: a repeat is not a new event
+        self._sync = BoardSync(self.name, self.counts, self._deliver, self._hold)
         self._tx_seq = itertools.count()
         self._tokens = itertools.cycle(range(1, 0x10000))
         self._hello_count = 0
         self._snapshot_count = 0
         self._answers: dict[int, float] = {}  # ping token -> when the HELLO answering it came
         self._session_hello = False
-        self._ping_sent = 0.0
-        self._pings = 0  # PINGs of this session still unanswered
-        self._snapshot_asked: float | None = None
-        self._snapshot_asks = 0  # REQUEST_SNAPSHOTs since the last snapshot arrived
         self._rejects_in_a_row = 0  # frames rejected since the last good one, across reconnects
         self._restored_at = -1e9
         self._problems_logged: set[str] = set()
-        self._led_patterns: dict[int, int] = {}  # board cell -> pattern, as the host wants them
-        self._params: SetParams | None = None
+        self._settings = BoardSettings()
 
     # -- life cycle -------------------------------------------------------------------------------
     @classmethod
@@ -154,7 +132,7 @@ class Link(PortLink):
 
     # cells, occupancy, pieces, stats: PortLink's, from these two.
     def _picture(self) -> tuple[tuple[bool, ...], tuple[str | None, ...]] | None:
-        model = self._model
+        model = self._sync.model
         if model is None:
             return None
         return tuple(bool(v) for v in model), tuple(piece_text(v) for v in model)
@@ -187,16 +165,11 @@ class Link(PortLink):
         """Light ``cells`` (controller numbering) with a pattern: off, on, blink, fast. With
         ``replace`` every other light goes off. Remembered and sent again after a reconnect or a
         board reset; cells outside this board (cell_offset) are ignored."""
-        code = LED_PATTERNS.get(pattern, -1) if isinstance(pattern, str) else pattern
-        if code not in P.LED_PATTERNS:
-            raise ValueError(f"unknown light pattern {pattern!r} (expected one of {', '.join(LED_PATTERNS)})")
+        code = light_code(pattern)
         with self._lock:
-            size = len(self._model) if self._model is not None else P.MAX_CELLS
+            size = len(self._sync.model) if self._sync.model is not None else P.MAX_CELLS
             mine = sorted({c - self.cell_offset for c in cells if 0 <= c - self.cell_offset < size})
-            if replace:
-                self._led_patterns.clear()
-            for cell in mine:
-                self._led_patterns[cell] = code
+            self._settings.light(mine, code, replace)
             if self.hello is None or self.hello.lights:  # a board without lights is sent none
                 self._send(SetLeds(code, tuple(mine), replace))
 
@@ -206,7 +179,7 @@ class Link(PortLink):
         Returns the board's HELLO with the values now in force; remembered across resets."""
         params = SetParams(*(P.KEEP if v is None else v for v in (scan_ms, debounce_ms, heartbeat_ms)))
         with self._changed:
-            self._params = params
+            self._settings.params = params
             before = self._hello_count
             self._send(params, required=True)
             if not self._changed.wait_for(lambda: self._hello_count > before, timeout):
@@ -224,20 +197,16 @@ class Link(PortLink):
         self.counts["sessions"] += 1
         self._framer.reset()
         with self._changed:
-            if self._held is not None:
-                self._release_held()
+            if self._sync.new_session():
                 self._changed.notify_all()
-            self._expected_seq = None
-            self._recent.clear()
             self._session_hello = False
             self._session_synced = False
-            self._snapshot_asked = None
+            self._asks.snapshot_asked = None
             self._set_state(LinkState.CONNECTING, f"opened {self.url}")
         with self._write_lock:
             self._serial = port
         now = time.monotonic()
-        self._ping_sent = now
-        self._pings = 1
+        self._asks.greeted(now)
         self._write(b"\x00" + self._frame(Ping(0)))  # the lone 0x00 ends any half-sent frame
         with self._lock:
             self._ask_snapshot(now)
@@ -272,30 +241,15 @@ class Link(PortLink):
         than a tenth of it, growing as the asks stay unanswered: a board of another protocol
         version or a line that garbles every frame must not turn each bad answer into two new
         questions."""
-        if self._snapshot_asked is not None and now - self._snapshot_asked >= self._retry_gap(self._snapshot_asks) / 10:
+        if self._asks.snapshot_due(now, garbled=True):
             self._ask_snapshot(now)
-        if not self._session_hello and now - self._ping_sent >= self._retry_gap(self._pings) / 10:
+        if not self._session_hello and self._asks.ping_due(now, garbled=True):
             self._send_ping(now)
         if self._rejects_in_a_row >= UNREADABLE_FRAMES and not (self._session_hello and self._session_synced):
-            self._set_problem(self._unreadable_reason())
-
-    def _unreadable_reason(self) -> str:
-        version = self._framer.foreign_version
-        errors = self._framer.errors
-        if version is not None and errors["wrong_version"] >= max(errors.values()):
-            return (f"this board speaks protocol {version}, this host speaks protocol {P.VERSION}: "
-                    f"update Chessery or the board's firmware")
-        worst = max(errors, key=lambda k: errors[k])
-        return (f"nothing the board sends can be read (every frame rejected, mostly {worst}): check the cable, "
-                f"the baud rate and that this port is the board")
-
-    def _retry_gap(self, asked: int) -> float:
-        """How long an ask that has been sent ``asked`` times waits for its answer."""
-        return min(self.retry_interval * 2 ** max(0, asked - 1), self.retry_cap)
+            self._set_problem(self._framer.unreadable_reason())
 
     def _send_ping(self, now: float) -> None:
-        self._ping_sent = now
-        self._pings += 1
+        self._asks.pinged(now)
         self._send(Ping(0))
 
     def _silence_limit(self) -> float:
@@ -306,37 +260,19 @@ class Link(PortLink):
         return max(0.5, 4 * self.hello.heartbeat_ms / 1000)
 
     def _retry(self, now: float) -> None:
-        if not self._session_hello and now - self._ping_sent > self._retry_gap(self._pings):
+        if not self._session_hello and self._asks.ping_due(now):
             self._send_ping(now)
         with self._lock:
-            if self._snapshot_asked is not None and now - self._snapshot_asked > self._retry_gap(self._snapshot_asks):
+            if self._asks.snapshot_due(now):
                 self._ask_snapshot(now)
 
     # -- frames from the board (reader thread, lock held) ----------------------------------------
     def _handle(self, message: Message, now: float) -> None:
         self.counts["frames"] += 1
-        boot_id = message.boot_id if isinstance(message, Hello | Heartbeat) else None
-        if boot_id is not None:
-            if self._boot_id is not None and boot_id != self._boot_id:
-                self.counts["resets"] += 1
-                log.warning("%s: the board was reset (boot id %04x -> %04x); resynchronising",
-                            self.name, self._boot_id, boot_id)
-                self._expected_seq = None
-                self._recent.clear()
-                self._session_hello = False  # restore lights and parameters on its HELLO
-                self._hold(now)
-            self._boot_id = boot_id
-        repeat = self._recent.check(message, self._expected_seq)
-        if repeat is not Repeat.NEW:
-            self._on_repeat(message, repeat)
-            return
-        self._recent.note(message)
-        if self._expected_seq is not None and message.seq != self._expected_seq:
-            self.counts["gaps"] += 1
-            log.info("%s: sequence gap (expected %d, got %d); requesting a snapshot",
-                     self.name, self._expected_seq, message.seq)
-            self._hold(now)
-        self._expected_seq = (message.seq + 1) & 0xFFFF
+        if self._sync.board_reset(message, now):
+            self._session_hello = False  # restore lights and parameters on its HELLO
+        if not self._sync.in_order(message, now):
+            return  # a repeat
         match message:
             case Hello():
                 self._on_hello(message, now)
@@ -347,18 +283,8 @@ class Link(PortLink):
             case Error():
                 self._on_error(message, now)
 
-    def _on_repeat(self, message: Message, repeat: Repeat) -> None:
-        """A number already handled (firmware_bridge.repeats): counted, never delivered again."""
-        self.counts[repeat.value] += 1
-        if repeat is Repeat.REUSED:
-            log.warning("%s: frame %d came again with other content (%s); the first one stands, this one is "
-                        "dropped", self.name, message.seq, message)
-
     def _on_hello(self, hello: Hello, now: float) -> None:
-        if self._model is not None and hello.cells != len(self._model):
-            log.warning("%s: the board now has %d cells (was %d); starting from its next snapshot",
-                        self.name, hello.cells, len(self._model))
-            self._model = None
+        if self._sync.resized(hello.cells):
             # Events cannot be told as changes of the old model: a consumer takes a new baseline
             # from the CONNECTED status that the next snapshot brings.
             self._session_synced = False
@@ -367,7 +293,7 @@ class Link(PortLink):
         self.hello = hello_of(hello)
         self.hello_frame = hello
         self._hello_count += 1
-        self._pings = 0
+        self._asks.hello_came()
         if hello.token:
             self._answers[hello.token] = now
             if len(self._answers) > 64:  # answers nobody waits for any more
@@ -378,102 +304,31 @@ class Link(PortLink):
         self._maybe_connected()
 
     def _on_event(self, event: Event, now: float) -> None:
-        if self._model is None:
+        if self._sync.model is None:
             return  # before the first snapshot: it is part of the baseline that snapshot gives
         if self.problem and self._wrong_size():
             return  # a board we do not referee; a board of the right size brings a new baseline
-        if self._held is not None:
-            self._held.append((event, now))
-            return
-        if not self._fits(event):
-            log.info("%s: %s of cell %d does not fit the model; requesting a snapshot", self.name,
-                     "lift" if event.action == P.ACTION_LIFT else "place", event.cell)
-            self._hold(now)
-            assert self._held is not None
-            self._held.append((event, now))
-            return
-        self._apply(event, now)
-
-    def _fits(self, event: Event) -> bool:
-        assert self._model is not None
-        if event.cell >= len(self._model):
-            return False
-        occupied = bool(self._model[event.cell])
-        return occupied if event.action == P.ACTION_LIFT else not occupied
-
-    def _apply(self, event: Event, now: float) -> None:
-        model = self._model
-        assert model is not None
-        cell = event.cell
-        if event.action == P.ACTION_LIFT:
-            piece = event.piece if event.piece >= 0x41 else model[cell]
-            model[cell] = 0
-            self._deliver(cell, LIFT, piece, now, event)
-        else:
-            model[cell] = event.piece or 1
-            self._deliver(cell, PLACE, event.piece, now, event)
+        self._sync.event(event, now)
 
     def _hold(self, now: float) -> None:
-        """Something was lost: ask for a snapshot and hold events back until it comes, so that
-        the lost changes can be reported *before* the events that followed them. A snapshot
-        already asked for covers this loss too (the lost frame was sent before it), so a noisy
-        line costs one question, not one per gap."""
-        if self._model is not None and self._held is None:
-            self._held = []
-        if self._snapshot_asked is None:
+        """Ask for a snapshot unless one is asked already (``BoardSync`` holds the events)."""
+        if self._asks.snapshot_asked is None:
             self._ask_snapshot(now)
-
-    def _release_held(self) -> None:
-        """Deliver the held events that fit the model; the others are counted as inconsistent."""
-        held, self._held = self._held or [], None
-        for event, arrived in held:
-            if self._fits(event):
-                self._apply(event, arrived)
-            else:
-                self.counts["inconsistent"] += 1
 
     def _on_snapshot(self, snapshot: Snapshot, now: float) -> None:
         self.counts["snapshots"] += 1
         self.last_snapshot_at = time.time()
-        states = snapshot.states
-        if self._model is None or len(self._model) != len(states):
-            self._model = bytearray(states)
-            self._held = None
-        else:
-            # The snapshot includes the held events (they were sent before it). Undo them to get
-            # the state just before them, report the lost changes up to there, then the held
-            # events themselves, then whatever still differs.
-            held = self._held or []
-            before = bytearray(states)
-            for event, _ in reversed(held):
-                if event.cell < len(before):
-                    before[event.cell] = (event.piece or 1) if event.action == P.ACTION_LIFT else 0
-            self._reconcile(before, now)
-            self._release_held()
-            self._reconcile(states, now)
-        self._snapshot_asked = None
-        self._snapshot_asks = 0
+        self._sync.snapshot(snapshot.states, now)
+        self._asks.snapshot_came()
         self._snapshot_count += 1
         self._session_synced = True
         self._maybe_connected()
-
-    def _reconcile(self, states: bytes | bytearray, now: float) -> None:
-        """Synthetic events from the model to ``states`` (lifts, then places), and adopt them."""
-        model = self._model
-        assert model is not None
-        lifts = [c for c in range(len(states)) if model[c] and model[c] != states[c]]
-        places = [c for c in range(len(states)) if states[c] and model[c] != states[c]]
-        for cell in lifts:
-            self._deliver(cell, LIFT, model[cell], now, None)
-        for cell in places:
-            self._deliver(cell, PLACE, states[cell], now, None)
-        model[:] = states
 
     def _on_error(self, error: Error, now: float) -> None:
         self.counts[f"board_{error.name}"] += 1
         if error.code == P.ERR_OVERFLOW:
             log.warning("%s: the board lost events (output overflow); requesting a snapshot", self.name)
-            self._hold(now)
+            self._sync.hold(now)
         elif error.code in (P.ERR_BAD_CRC, P.ERR_TRUNCATED):
             # A garbled command may have been lights: send them again, but not once per error,
             # or a line that garbles every command would echo each error with new commands.
@@ -509,23 +364,12 @@ class Link(PortLink):
         return True
 
     def _ask_snapshot(self, now: float) -> None:
-        if self._snapshot_asked is None:
-            self._snapshot_asks = 0
-        self._snapshot_asked = now
-        self._snapshot_asks += 1
+        self._asks.snapshot_sent(now)
         self._send(RequestSnapshot())
 
     def _restore_settings(self) -> None:
-        if self._params is not None:
-            self._send(self._params)
-        if self._led_patterns and (self.hello is None or self.hello.lights):
-            by_pattern: dict[int, list[int]] = {}
-            for cell, pattern in self._led_patterns.items():
-                by_pattern.setdefault(pattern, []).append(cell)
-            first = True
-            for pattern, cells in sorted(by_pattern.items()):
-                self._send(SetLeds(pattern, tuple(sorted(cells)), replace=first))
-                first = False
+        for message in self._settings.restore(self.hello is None or self.hello.lights):
+            self._send(message)
 
     # -- writing ------------------------------------------------------------------------------------------
     def _frame(self, message: Message) -> bytes:

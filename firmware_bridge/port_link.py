@@ -10,6 +10,16 @@ the controller reads it. A subclass implements ``_session(port)`` (greet, then r
 port fails, which raises, the board goes silent, which returns the reason, or the link is
 closed, which returns None), ``_picture`` (its model as occupancy and pieces) and
 ``_decode_errors``, and the board's commands; it may open the port its own way (``_open``).
+
+States (``state``, the ``states`` queue and the optional ``on_state`` callback, which runs on the
+reader thread and must not block): IDLE -> CONNECTING -> CONNECTED -> DISCONNECTED -> ... -> CLOSED
+(IDLE -> DISCONNECTED when the device is not there at the start).
+
+A consumer that needs states and events in one order (the controller: a CONNECTED status is its
+baseline, and every later event applies on top of it) opens the link with ``states_in_events``:
+each :class:`LinkStatus` is then also put on ``events``, after every event delivered before the
+change and before every event after it, with the model as of that point. ``states`` and
+``on_state`` are separate channels and cannot give that order.
 """
 
 from __future__ import annotations

@@ -1,21 +1,9 @@
 """``fury_pieces``: the men of Royal Fury, each a set of powers (ways to travel and to take).
 
-Travel (to an empty cell): ``queen`` (any distance along the eight lines), ``knight``,
-``advance`` (one step straight or cornerwise forward). Takes:
-
-* ``advance``: onto an enemy one step forward (straight or cornerwise); promotes in the enemy half.
-* ``knight``: onto an enemy a knight's leap away.
-* ``occupy``: onto the first man down a line when he is an enemy.
-* ``harpy``: onto an enemy down a line with exactly one man (either side's) in between.
-* ``swap``: change cells with the first man down a line when he is an enemy (no capture).
-* ``leap``: over a lone enemy down a line (empty cells before him allowed, the cell beyond him
-  empty) to any empty cell beyond, then again from there while the leaper is not petrified where
-  it landed; every leap is optional, so each prefix of a chain is a move. The leaper stands only
-  on its latest landing cell: a later leap may cross or land on a cell it landed on before. Men with the gaze
-  (Gorgon, Fury) are never leapt.
-* ``charge``: after arriving, every enemy next to the arrival cell is taken. The Capricorn (and
-  the mimicking Mimotaur) charges at the end of a travel move; the Fury after every arrival
-  (travel, take, each leap landing) except a swap.
+The powers (``POWERS``: travel by line, knight or advance; take by advance, knight, occupy,
+Harpy over one man, swap, Dragon leap chains, charge) and the walks over a board that the takes
+need (``line_men``, ``leap_chains``) are in ``engine.fury_powers``; this component builds the
+tables per variant and generates the moves.
 
 The Mimotaur has no power of its own: it takes an enemy man with that man's own powers (a
 Jumper by a knight's leap, a Harpy over one man, a Dragon by leaping, a Capricorn by charging,
@@ -28,10 +16,10 @@ Harpy take on a Fury is an attack on her. Readings: docs/rules/royal-fury.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
+from ..fury_powers import KNIGHT, POWERS, SWAP_TEXT, Powers, leap_chains, line_men
 from ..moves import Move, build_move
 from . import Component, Mover, register
 from .petrification import QUEEN_LINES, Petrification
@@ -39,36 +27,6 @@ from .petrification import QUEEN_LINES, Petrification
 if TYPE_CHECKING:
     from ..position import Position
     from ..rules import Rules
-
-#: Written after a swap (``c3f6~``): the Fury may also take on the cell she swaps with.
-SWAP_TEXT = "~"
-KNIGHT = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
-
-
-@dataclass(frozen=True)
-class Powers:
-    travel: tuple[str, ...]
-    takes: tuple[str, ...]
-    #: "" none, "quiet" after a travel move, "every" after every arrival but a swap
-    charge: str = ""
-    #: takes only enemies that hold the same power, and with it
-    mimic: bool = False
-
-
-#: The men of Royal Fury by hook name. The gaze is ``petrification``'s (option ``petrifiers``).
-POWERS: dict[str, Powers] = {
-    "advancer": Powers(("advance",), ("advance",)),
-    "jumper": Powers(("knight",), ("knight",)),
-    "gorgon": Powers(("queen",), ("occupy",)),
-    "ximaera": Powers(("queen",), ("swap",)),
-    "dragon": Powers(("queen",), ("leap",)),
-    "capricorn": Powers(("queen",), ("charge",), charge="quiet"),
-    "harpy": Powers(("queen",), ("harpy",)),
-    "mimotaur": Powers(("queen",), ("advance", "knight", "occupy", "harpy", "swap", "leap", "charge"),
-                       charge="quiet", mimic=True),
-    "fury": Powers(("queen", "knight"), ("occupy", "leap", "harpy", "knight", "swap", "charge"), charge="every"),
-}
-
 
 @register("fury_pieces")
 class FuryPieces(Component):
@@ -328,7 +286,7 @@ class FuryPieces(Component):
                         take_on(t)
             elif how in ("occupy", "swap", "harpy"):
                 if men is None:  # (one walk down the lines for all three)
-                    men = self._line_men(board, cell)
+                    men = line_men(board, self.lines[cell])
                 for t in men[1] if how == "harpy" else men[0]:
                     if t >= 0:
                         p = board[t]
@@ -349,80 +307,13 @@ class FuryPieces(Component):
             move = self._swaps[key] = build_move(board, cell, t, relocate=((cell, t), (t, cell)), text=SWAP_TEXT)
         return move
 
-    def _line_men(self, board: list[int], cell: int) -> tuple[list[int], list[int]]:
-        """Per line from ``cell``: the first man down it and the one behind him (-1: none)."""
-        firsts: list[int] = []
-        seconds: list[int] = []
-        for line in self.lines[cell]:
-            first = second = -1
-            it = iter(line)
-            for t in it:
-                if board[t]:
-                    first = t
-                    break
-            if first >= 0:
-                for t in it:
-                    if board[t]:
-                        second = t
-                        break
-            firsts.append(first)
-            seconds.append(second)
-        return firsts, seconds
-
     def _leaps(self, pos: Position, cell: int, code: int, tab: bytearray, charge_tab: bytearray | None,
                out: list[Move], start: int) -> None:
-        """Every leaping chain from ``cell`` (each prefix a move of its own). The board is changed
-        as the chain goes (victims off, the leaper on its landing cell) and restored after."""
+        """Every leaping chain from ``cell`` (each prefix a move of its own: ``leap_chains``) as
+        moves, one per end on the board."""
         board = pos.board
-        owner = self.v.owner
-        side = owner[code]
-        neighbours = self.neighbours
-        line_steps = self.line_steps
-        gazed = self.petrification.gazed
-        found: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
-
-        def chain(at: int, taken: tuple[int, ...], landings: tuple[int, ...]) -> None:
-            for step in line_steps[at]:
-                t = step[at]
-                while t >= 0 and not board[t]:
-                    t = step[t]
-                if t < 0:
-                    continue
-                p = board[t]
-                if owner[p] == side or not tab[p]:
-                    continue
-                land = step[t]
-                if land < 0 or board[land]:
-                    continue  # not a lone man: the cell beyond him is taken or off the board
-                board[t] = 0
-                while land >= 0 and not board[land]:
-                    hit: tuple[int, ...] = ()
-                    if charge_tab is not None:
-                        hit = tuple(c for c in neighbours[land] if board[c] and owner[board[c]] != side
-                                    and charge_tab[board[c]])
-                    now_taken = (*taken, t, *hit)
-                    found.append((land, now_taken, (*landings, land)))
-                    saved = [board[c] for c in hit]
-                    for c in hit:
-                        board[c] = 0
-                    # The leaper stands on its landing cell only: the cells it landed on before
-                    # are empty again, so a later leap may cross or land on them, and a gaze that
-                    # an emptied cell no longer blocks petrifies it here (it then stops).
-                    board[land] = code
-                    petrified = gazed(board, land, code)
-                    board[land] = 0
-                    if not petrified:
-                        chain(land, now_taken, (*landings, land))
-                    for c, was in zip(hit, saved, strict=True):
-                        board[c] = was
-                    land = step[land]
-                board[t] = p
-
-        board[cell] = 0
-        try:
-            chain(cell, (), ())
-        finally:
-            board[cell] = code
+        found = leap_chains(board, cell, code, self.v.owner, tab, charge_tab, self.line_steps, self.neighbours,
+                            self.petrification.gazed)
         if not found:
             return
         names = self.v.geometry.names
