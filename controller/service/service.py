@@ -155,7 +155,7 @@ class Service:
             if t is not threading.current_thread():
                 t.join(2.0)
         self.boards.close()
-        self.opponents.stop()
+        self.opponents.close()
         if self.hall is not None:
             self.hall.stop()
         if self.panel is not None:
