@@ -9,88 +9,27 @@ just made, and A, back, shows it. The game goes on; both boards store and print 
 
 from __future__ import annotations
 
-import signal
-from pathlib import Path
-
 import engine
-from controller.event_scripts import script_for_moves
-from engine import Position, format_fen, start_position
-from firmware_bridge.simboard import SimBoard
-from tests.hall_rig import Recorder
-from tests.test_e2e_service import TIMEOUT, Run
+from engine import start_position
+from tests.hall_rig import BoardRun, Recorder
 
 CHESS = engine.find_variant("chess")
 GAME = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "c2c3", "d7d6"]
-
-
-class Side:
-    """One board: the simulated board (kept for the whole test) and its service (restartable)."""
-
-    def __init__(self, tmp_path: Path, name: str, other: str, remote_side: str, broker_url: str) -> None:
-        self.name = name
-        self.board = SimBoard(CHESS).start()
-        folder = tmp_path / name
-        folder.mkdir()
-        self.db, self.frame = folder / "games.sqlite3", folder / "frame.png"
-        self.config = folder / "chessery.toml"
-        self.config.write_text(f'hall = "{broker_url}"\nhall_board = "{name}"\n'
-                               f'status_file = "{folder / "status.json"}"\n'
-                               f'[players]\n{remote_side} = "remote:{other}"\n', encoding="utf-8")
-        self.runs: list[Run] = []
-        self.printed: list[str] = []  # every move any of its runs printed, in order
-
-    def start(self) -> None:
-        run = Run(self.board.path, self.db, self.frame, "--config", str(self.config))
-        self.runs.append(run)
-        assert run.next_line() == f"frame: {self.frame}"
-
-    @property
-    def run(self) -> Run:
-        return self.runs[-1]
-
-    def kill(self) -> None:
-        self.run.proc.send_signal(signal.SIGKILL)
-        self.run.proc.wait(TIMEOUT)
-
-    def hands(self, pos: Position, text: str) -> None:
-        """The player at this board carries out ``text``; the service prints it."""
-        lines = script_for_moves(CHESS, [text], fen=format_fen(pos))
-        self.board.start_script("\n".join(line for line in lines if not line.startswith("choose")) + "\n")
-        assert self.board.done.wait(TIMEOUT), f"board {self.name} never played {text}"
-        line = self.run.next_line()
-        self.printed.append(line)
-        assert line == text, f"board {self.name} printed {line!r} for {text}"
-
-    def shows(self, text: str, mover: str) -> None:
-        """The screen (the service's stderr) says what to lift for the other board's ``text``."""
-        said = f"({mover}) plays {text}: lift"
-        assert self.run.wait_err(lambda err: any(said in line for line in err)), \
-            f"board {self.name} never showed {text}: {''.join(self.run.err)[-1500:]}"
-
-    def close(self) -> None:
-        for run in self.runs:
-            if run.proc.poll() is None:
-                run.proc.kill()
-                run.proc.wait(TIMEOUT)
-            for stream in (run.proc.stdout, run.proc.stderr):
-                if stream is not None:
-                    stream.close()
-        self.board.stop()
 
 
 def test_a_remote_game_plays_on_after_either_sides_service_is_killed_and_restarted(tmp_path, broker) -> None:
     from controller.store import GameStore
 
     recorder = Recorder(broker.port)
-    a = Side(tmp_path, "A", "B", "black", broker.url)
-    b = Side(tmp_path, "B", "A", "white", broker.url)
+    a = BoardRun(tmp_path, "A", broker.url, black="remote:B")
+    b = BoardRun(tmp_path, "B", broker.url, white="remote:A")
     sides = {"A": a, "B": b}
     try:
         a.start()
         b.start()
         pos = start_position(CHESS)
 
-        def play(n: int, *, kill_after_move: Side | None = None) -> None:
+        def play(n: int, *, kill_after_move: BoardRun | None = None) -> None:
             """The game's move ``n``: made on the mover's board, shown and carried out on the
             other (whose service, with ``kill_after_move``, is killed before it learns of the
             move and started again)."""

@@ -70,7 +70,7 @@ class Service:
         if config.time_control:
             self.clock = GameClock(config.time_control, config.clock, GameExtras(store), variant.nsides)
         self.moved_at: int | None = None
-        self.hall = hall_publisher(config)  # the hall's MQTT broker (None: no hall configured)
+        self.hall = hall_publisher(config, store.path)  # the hall's MQTT broker (None: no hall configured)
         # -- the operator's settings: the menu (controller.menu), the board turned round, names
         self.menu = operator.make_menu(self)
         self.flipped = False
