@@ -234,3 +234,26 @@ def test_a_13x13_territory_game_is_drawn_with_its_territories_and_score(hall) ->
     tints = {TERRITORY_FILLS[t.owner] if t.owner is not None else SHARED_FILL for t in worth}
     assert all(f'fill="{tint}"' in card for tint in tints)
     assert f"Score: white {score.totals[0]}, black {score.totals[1]}" in card
+
+
+def test_two_boards_configured_with_one_name_raise_an_alert(hall, caplog) -> None:
+    """Two boards with one ``hall_board``: their states come from two runs that take turns (the
+    broker also hands the name's connection from one to the other); the arbiter is told."""
+    server, broker, publishers = hall
+    twins = [HallPublisher(Config(hall=broker.url, hall_board="twin"), outbox=None) for _ in range(2)]
+    twins[1].run = twins[0].run + 1  # two boards started in one millisecond would share it
+    with caplog.at_level(logging.WARNING, logger="chessery.hall"):
+        for twin, moves in zip(twins, (["e2e4"], ["d2d4", "d7d5"]), strict=True):
+            publishers.append(twin.start())
+            twin.publish_state(sample_state("chess", moves))
+        wait_for(server.model, lambda: any(kind == "clash" for _n, kind, _t in server.model.alerts()))
+    assert "two boards publish as twin" in caplog.text
+    assert "two boards publish as twin" in get(server, "/arbiter")
+    # one board alone, restarted without its outbox (a new run), is no clash
+    publish(hall, "single", sample_state("chess", ["e2e4"])).stop()
+    again = HallPublisher(Config(hall=broker.url, hall_board="single"))
+    publishers.append(again.start())
+    again.publish_state(sample_state("chess", ["e2e4", "e7e5"]))
+    wait_for(server.model, lambda: (b := server.model.snapshot("single")) is not None and b.state is not None
+             and len(b.state["moves"]) == 2)
+    assert ("single", "clash") not in {(n, k) for n, k, _t in server.model.alerts()}
