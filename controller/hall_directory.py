@@ -30,7 +30,8 @@ class HallDirectory:
     def __init__(self, config: Config, own: str) -> None:
         self.own = own
         self.broker = parse_broker(config.hall)
-        self._lock = threading.Lock()
+        #: Notified when a board's word arrived.
+        self.changed = threading.Condition()
         self._variants: dict[str, str] = {}
         self._online: dict[str, bool] = {}
         #: Set once the broker acknowledged the subscription (the retained messages follow it).
@@ -51,7 +52,7 @@ class HallDirectory:
 
     def boards(self, variant: str) -> list[str]:
         """Names of the boards online that play ``variant``, sorted."""
-        with self._lock:
+        with self.changed:
             return sorted(name for name, v in self._variants.items()
                           if v == variant and name != self.own and self._online.get(name, False))
 
@@ -67,11 +68,13 @@ class HallDirectory:
             payload = bytes(msg.payload)
             if kind == "online":
                 online = check_online(payload)
-                with self._lock:
+                with self.changed:
                     self._online[name] = online
+                    self.changed.notify_all()
             elif kind == "state":
                 variant = check_state(payload)["variant"]
-                with self._lock:
+                with self.changed:
                     self._variants[name] = variant
+                    self.changed.notify_all()
         except WireError as exc:
             log.warning("hall: dropped a message on %.80r: %s", msg.topic, str(exc)[:160])
