@@ -143,7 +143,7 @@ class BoardRun:
     def start(self) -> None:
         run = Run(self.board.path, self.db, self.frame, "--config", str(self.config))
         self.runs.append(run)
-        assert run.next_line() == f"frame: {self.frame}"
+        assert run.next_line(TIMEOUT) == f"frame: {self.frame}"
 
     @property
     def run(self) -> Run:
@@ -158,14 +158,14 @@ class BoardRun:
         lines = script_for_moves(CHESS, [text], fen=format_fen(pos))
         self.board.start_script("\n".join(line for line in lines if not line.startswith("choose")) + "\n")
         assert self.board.done.wait(TIMEOUT), f"board {self.name} never played {text}"
-        line = self.run.next_line()
+        line = self.run.next_line(TIMEOUT)
         self.printed.append(line)
         assert line == text, f"board {self.name} printed {line!r} for {text}"
 
     def shows(self, text: str, mover: str) -> None:
         """The screen (the service's stderr) says what to lift for the other board's ``text``."""
         said = f"({mover}) plays {text}: lift"
-        assert self.run.wait_err(lambda err: any(said in line for line in err)), \
+        assert self.run.wait_err(lambda err: any(said in line for line in err), TIMEOUT), \
             f"board {self.name} never showed {text}: {''.join(self.run.err)[-1500:]}"
 
     def close(self) -> None:
