@@ -25,6 +25,10 @@ log = logging.getLogger("chessery.hall")
 
 #: Events kept per board for its page.
 EVENT_LOG = 60
+#: Seconds a clash of two boards under one name stays on the arbiter's list after it was last seen.
+CLASH_ALERT_S = 60.0
+#: Runs (publishers' numberings) remembered per board to tell two boards under one name.
+RUNS_KEPT = 4
 
 
 @dataclass
@@ -54,6 +58,12 @@ class BoardView:
     #: and each side's total; empty otherwise.
     territories: tuple[tuple[tuple[int, ...], int | None], ...] = ()
     totals: tuple[int, ...] = ()
+    #: The runs this name's states came from, latest last. A board's run changes only when it
+    #: starts without its outbox and never comes back: a run returning after another means two
+    #: boards publish under this name (one ``hall_board`` configured twice).
+    runs: tuple[int, ...] = ()
+    #: When such a clash was last seen (hall time), None: never.
+    clash_at: float | None = None
 
 
 class HallModel:
@@ -129,6 +139,7 @@ class HallModel:
             board.fix_since = board.fix_since or time.time()
         else:
             board.fix_since = None
+        self._runs(board, state["run"])  # a state that passed every check
         board.state, board.variant, board.pos = state, variant, pos
         board.received, board.turn = time.time(), pos.side
         scoring = variant.rules.scoring
@@ -137,6 +148,14 @@ class HallModel:
             board.territories = tuple((tuple(t.cells), t.owner) for t in score.territories if t.value)
             board.totals = tuple(score.totals)
         return True
+
+    def _runs(self, board: BoardView, run: int) -> None:
+        if board.runs and run != board.runs[-1] and run in board.runs:
+            if board.clash_at is None or time.time() - board.clash_at > CLASH_ALERT_S:
+                log.warning("hall: two boards publish as %s (runs %d and %d): give each its own hall_board",
+                            board.name, board.runs[-1], run)
+            board.clash_at = time.time()
+        board.runs = (*(r for r in board.runs if r != run), run)[-RUNS_KEPT:]
 
     def _event(self, board: BoardView, event: dict[str, Any]) -> bool:
         key = (event["run"], event["seq"])
@@ -172,8 +191,8 @@ class HallModel:
             return sorted(name for name, b in self.boards.items() if b.state is not None)
 
     def alerts(self, now: float | None = None) -> list[tuple[str, str, str]]:
-        """(board, kind, text) for the arbiter: offline, flag fall, not matching its game for
-        more than ``alert_s`` seconds, result."""
+        """(board, kind, text) for the arbiter: offline, two boards under one name, flag fall,
+        not matching its game for more than ``alert_s`` seconds, result."""
         now = time.time() if now is None else now
         out: list[tuple[str, str, str]] = []
         with self.changed:
@@ -181,6 +200,9 @@ class HallModel:
                 b = self.boards[name]
                 if not b.online and b.offline_since is not None:
                     out.append((name, "offline", f"offline for {now - b.offline_since:.0f} s"))
+                if b.clash_at is not None and now - b.clash_at < CLASH_ALERT_S:
+                    out.append((name, "clash", f"two boards publish as {name}: each board needs its own hall_board "
+                                               "(the hall shows whichever spoke last)"))
                 if b.state is None:
                     continue
                 if b.fix_since is not None and now - b.fix_since > self.alert_s:

@@ -14,14 +14,18 @@ from .hall_svg import board_svg
 from .pgn import export_pgn
 from .store import GameRecord
 
+#: ``content-visibility: auto`` on the cards: the browser lays out and paints only the cards in
+#: view; a card scrolled off keeps its place (its last size) and is drawn when it comes back. A
+#: page of hundreds of boards then costs the browser what the boards in view cost on each move.
 STYLE = """
 body{font-family:sans-serif;margin:1em;background:#f6f4ef;color:#222}
 .grid{display:flex;flex-wrap:wrap;gap:1em}
-.card{background:#fff;border:1px solid #ccc;border-radius:6px;padding:.5em;width:250px}
+.card{background:#fff;border:1px solid #ccc;border-radius:6px;padding:.5em;width:250px;
+content-visibility:auto;contain-intrinsic-size:auto 250px auto 330px}
 .card h2{font-size:1em;margin:0 0 .3em}.card .meta{font-size:.8em;color:#555}
 .offline{opacity:.5}.over{border-color:#2a7}.fix{border-color:#d33}
 table{border-collapse:collapse}td,th{padding:.15em .5em;border-bottom:1px solid #ddd;text-align:left}
-.alert-offline,.alert-mismatch,.alert-flag{color:#b00}
+.alert-offline,.alert-mismatch,.alert-flag,.alert-clash{color:#b00}
 """
 
 #: The live page's script: each Server-Sent Event carries the changed boards' cards (hall page)

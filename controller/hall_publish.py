@@ -5,11 +5,13 @@ update; the publisher works out the state and the events since the last one
 (controller.hall_state) and hands them to paho, whose own network thread sends them. Only
 final moves are ever published: the state is the session's committed position.
 
-A broker that is away loses nothing: paho keeps every QoS 1 message it was given (the queue is
-unbounded) and sends them in order once it is connected again, one in flight at a time, so that
-a resend cannot overtake a later message. A message whose acknowledgement was lost may arrive
+A broker that is away loses nothing: the events wait in the outbox (controller.hall_outbox, a
+small SQLite file beside the games file, so they survive a restart of the board too) and are
+sent in order once the broker is back, one in flight at a time, so that a resend cannot
+overtake a later message. A message whose acknowledgement was lost may arrive
 twice; each event carries (``run``, ``seq``) -- ``run`` is when this publisher started, ``seq``
-counts its events -- and readers apply each number once. On every (re)connection the board
+counts its events, both kept with the outbox across restarts -- and readers apply each number
+once. On every (re)connection the board
 publishes its whole state again (retained): a broker that lost its retained messages, or a
 hall that missed events while the board was away, learns the game from it. The last will,
 ``{"online": false}`` on the board's ``online`` topic, tells the hall when the board vanishes.
@@ -20,11 +22,11 @@ from __future__ import annotations
 import logging
 import socket
 import threading
-import time
-from collections import deque
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .hall_outbox import Outbox
 from .hall_state import StateBuilder, events_of
 from .hall_wire import Broker, dumps, parse_broker, topic
 
@@ -64,12 +66,16 @@ def make_client(client_id: str, config: Config, broker: Broker) -> mqtt.Client:
 
 
 class HallPublisher:
-    def __init__(self, config: Config, name: str | None = None) -> None:
+    """``outbox``: the file the events wait in (None: in memory only)."""
+
+    def __init__(self, config: Config, name: str | None = None, outbox: Path | None = None) -> None:
         self.config = config
         self.broker = parse_broker(config.hall)
         self.name = name or board_name(config)
-        self.run = int(time.time() * 1000)
-        self.seq = 0
+        #: Events not yet acknowledged by the broker, oldest first, and their numbering.
+        self._outbox = Outbox(outbox, self.name)
+        self.run = self._outbox.run
+        self.seq = self._outbox.seq
         self.connected = threading.Event()
         #: Set at the broker's first answer (CONNACK), welcome or refusal.
         self.answered = threading.Event()
@@ -81,9 +87,7 @@ class HallPublisher:
         self._builder = StateBuilder()
         self._state: dict[str, Any] | None = None
         self._followed: tuple[Any, ...] = ()
-        #: Events not yet acknowledged by the broker, oldest first; the state to publish after them.
-        self._outbox: deque[bytes] = deque()
-        self._state_due = False
+        self._state_due = False  # the state to publish after the events
         self._acked: set[int] = set()
         self._wake = threading.Condition()
         self.client = make_client(f"chessery-board-{self.name}", config, self.broker)
@@ -98,8 +102,13 @@ class HallPublisher:
     def start(self, service: Service | None = None) -> HallPublisher:
         log.info("hall: publishing board %s to %s", self.name, self.broker.url)
         if service is not None:
+            state = self._builder.state(service)
             with self._wake:
-                self._state = self._numbered(self._builder.state(service))
+                # the moves made since the game last numbered (a restart: those committed in
+                # the instant before it) are events too; a new outbox starts from this state
+                if self._outbox.game is not None:
+                    self._number(self._outbox.game, state)
+                self._state = self._numbered(state)
                 self._state_due = True
         self.client.connect_async(self.broker.host, self.broker.port, KEEPALIVE_S)
         self.client.loop_start()
@@ -128,12 +137,19 @@ class HallPublisher:
             before = self._state
             if before is not None and _same(before, state):
                 return
-            for event in events_of(before, state):
-                self.seq += 1
-                self._outbox.append(dumps({**event, "run": self.run, "seq": self.seq}))
+            self._number(before if before is not None else self._outbox.game, state)
             self._state = self._numbered(state)
             self._state_due = True
             self._wake.notify_all()
+
+    def _number(self, before: dict[str, Any] | None, state: dict[str, Any]) -> None:
+        """Number the events from ``before`` to ``state`` and keep them in the outbox."""
+        payloads = []
+        for event in events_of(before, state):
+            self.seq += 1
+            payloads.append(dumps({**event, "run": self.run, "seq": self.seq}))
+        if payloads:
+            self._outbox.add(payloads, self.seq, state)
 
     @property
     def pending(self) -> int:
@@ -142,9 +158,8 @@ class HallPublisher:
             return len(self._outbox)
 
     def stop(self, timeout: float = 3.0) -> None:
-        """Say goodbye (``online: false``, the will is then not sent) and disconnect; messages
-        the broker has not taken by then are lost with the process, but the next start
-        publishes the whole state again."""
+        """Say goodbye (``online: false``, the will is then not sent) and disconnect; events
+        the broker has not taken by then wait in the outbox for the next start."""
         with self._wake:
             self._stopping = True
             self._wake.notify_all()
@@ -156,6 +171,8 @@ class HallPublisher:
                 self._wake.wait_for(lambda: mid in self._acked or not self.connected.is_set(), timeout)
         self.client.disconnect()
         self.client.loop_stop()
+        with self._wake:
+            self._outbox.close()
 
     # -- the sender thread: one message in flight at a time, events in order, then the state ------------
     def _send(self) -> None:
@@ -165,8 +182,9 @@ class HallPublisher:
                                                                and (bool(self._outbox) or self._state_due)))
                 if self._stopping:
                     return
-                if self._outbox:
-                    what, payload, retain = "event", self._outbox[0], False
+                first = self._outbox.first()
+                if first is not None:
+                    what, payload, retain = "event", first, False
                 else:
                     assert self._state is not None
                     what, payload, retain = "state", dumps(self._state), True
@@ -180,7 +198,7 @@ class HallPublisher:
             with self._wake:
                 self._wake.wait_for(self._acknowledged(mid))
                 if mid in self._acked and what == "event":
-                    self._outbox.popleft()
+                    self._outbox.sent()
                 self._acked.discard(mid)
 
     def _acknowledged(self, mid: int) -> Callable[[], bool]:
@@ -243,6 +261,11 @@ def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
         a[k] == b[k] for k in ("game", "moves", "result", "players", "event", "round", "variant"))
 
 
-def hall_publisher(config: Config) -> HallPublisher | None:
-    """The service's publisher, or None without a hall configured."""
-    return HallPublisher(config) if config.hall else None
+def hall_publisher(config: Config, games: Path | None = None) -> HallPublisher | None:
+    """The service's publisher, or None without a hall configured; its outbox beside the
+    ``games`` file (None: in memory)."""
+    from .hall_outbox import outbox_path
+
+    if not config.hall:
+        return None
+    return HallPublisher(config, outbox=outbox_path(games) if games is not None else None)

@@ -27,7 +27,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from .config import Config
-from .hall_model import HallModel
+from .hall_model import BoardView, HallModel
 from .hall_pages import arbiter_page, board_body, board_page, board_pgn, card, hall_page, round_pgn
 from .hall_publish import make_client
 from .hall_wire import NAME, PREFIX, parse_broker
@@ -58,6 +58,21 @@ class HallServer:
         self.client.on_subscribe = lambda *_args: self.subscribed.set()
         self.client.on_message = self._on_message
         self._thread = threading.Thread(target=self.httpd.serve_forever, name="hall http", daemon=True)
+        # Each board's card as last drawn, by the state it shows: every page watching gets the
+        # same card for a change, drawn once (a hall with many spectators draws a move once).
+        self._cards: dict[str, tuple[tuple[float, bool], str]] = {}
+        self._cards_lock = threading.Lock()
+
+    def card(self, board: BoardView) -> str:
+        key = (board.received, board.online)
+        with self._cards_lock:
+            known = self._cards.get(board.name)
+        if known is not None and known[0] == key:
+            return known[1]
+        html = card(board)
+        with self._cards_lock:
+            self._cards[board.name] = (key, html)
+        return html
 
     @property
     def port(self) -> int:
@@ -188,7 +203,7 @@ class _Handler(BaseHTTPRequestHandler):
                         continue
                     data["page"] = board_body(boards[0])
                 else:
-                    data["cards"] = {b.name: card(b) for b in boards}
+                    data["cards"] = {b.name: self.hall.card(b) for b in boards}
                 self.wfile.write(b"data: " + json.dumps(data).encode() + b"\n\n")
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):

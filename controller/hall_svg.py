@@ -7,6 +7,7 @@ in the side's colour."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from html import escape
 
 from engine import Variant
@@ -31,41 +32,74 @@ def _symbol(variant: Variant, code: int) -> str:
     return GLYPHS.get(glyph) or (glyph if len(glyph) == 1 else kind.letter.lstrip("~")[:2])
 
 
-def board_svg(variant: Variant, cells: Sequence[int], last: Sequence[int] = (), px: int = 240,
-              territories: Sequence[tuple[Sequence[int], int | None]] = ()) -> str:
-    """``cells``: the piece code on each cell (0: empty); ``last``: cells of the last move;
-    ``territories``: (cells, owner or None for shared) to tint."""
+@dataclass(frozen=True)
+class _Drawing:
+    """What never changes in a variant's drawing, worked out once per variant: a busy hall draws
+    a board on every move, and the geometry's numbers as text are most of the work."""
+
+    width: float
+    height: float
+    cell_tags: tuple[tuple[str, str], ...]  # per cell: the polygon's start up to its fill, its end
+    fills: tuple[str, ...]  # per cell: its own colour
+    piece_tags: tuple[str, ...]  # per cell: a piece's <text> start up to its colours
+    names: tuple[str, ...]  # per cell: its name, escaped
+
+
+_DRAWINGS: dict[str, _Drawing] = {}
+
+
+def _drawing(variant: Variant) -> _Drawing:
+    """The variant's drawing, by its name (a variant's geometry is fixed with its name)."""
+    drawing = _DRAWINGS.get(variant.name)
+    if drawing is None:
+        drawing = _DRAWINGS[variant.name] = _draw(variant)
+    return drawing
+
+
+def _draw(variant: Variant) -> _Drawing:
     geo = variant.geometry
     xs = [x for outline in geo.outlines for x, _y in outline]
     ys = [y for outline in geo.outlines for _x, y in outline]
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-    w, h = x1 - x0, y1 - y0
-    marked = set(last)
-    tint: dict[int, str] = {}
+    cell_tags = []
+    piece_tags = []
+    for cell, outline in enumerate(geo.outlines):
+        points = " ".join(f"{x - x0:.3f},{y1 - y:.3f}" for x, y in outline)
+        cell_tags.append((f'<polygon points="{points}" fill="',
+                          f'" stroke="#6b5a45" stroke-width="0.02"><title>{escape(geo.names[cell])}</title></polygon>'))
+        cx, cy = geo.centers[cell]
+        # the size of the cell around its centre, so that small ring cells get small pieces
+        size = min(_extent(outline)) * 0.8
+        piece_tags.append(f'<text x="{cx - x0:.3f}" y="{y1 - cy:.3f}" font-size="{size:.3f}" text-anchor="middle" '
+                          f'dominant-baseline="central" stroke-width="{size * 0.06:.3f}" '
+                          # the outline under the fill: on a thin letter a stroke on top hides the side's colour
+                          f'paint-order="stroke" font-weight="bold" ')
+    fills = tuple(CELL_FILLS[c % len(CELL_FILLS)] for c in geo.colors)
+    return _Drawing(x1 - x0, y1 - y0, tuple(cell_tags), fills, tuple(piece_tags), tuple(map(escape, geo.names)))
+
+
+def board_svg(variant: Variant, cells: Sequence[int], last: Sequence[int] = (), px: int = 240,
+              territories: Sequence[tuple[Sequence[int], int | None]] = ()) -> str:
+    """``cells``: the piece code on each cell (0: empty); ``last``: cells of the last move;
+    ``territories``: (cells, owner or None for shared) to tint."""
+    drawing = _drawing(variant)
+    w, h = drawing.width, drawing.height
+    fills = list(drawing.fills)
     for owned, owner in territories:
         for cell in owned:
-            tint[cell] = SHARED_FILL if owner is None else TERRITORY_FILLS[owner % len(TERRITORY_FILLS)]
+            fills[cell] = SHARED_FILL if owner is None else TERRITORY_FILLS[owner % len(TERRITORY_FILLS)]
+    for cell in last:
+        fills[cell] = LAST_MOVE_FILL
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {w:.3f} {h:.3f}" '
              f'width="{px}" height="{px * h / w:.0f}" role="img" aria-label="{escape(variant.title)}">']
-    for cell, outline in enumerate(geo.outlines):
-        fill = LAST_MOVE_FILL if cell in marked else tint.get(cell) or CELL_FILLS[geo.colors[cell] % len(CELL_FILLS)]
-        points = " ".join(f"{x - x0:.3f},{y1 - y:.3f}" for x, y in outline)
-        parts.append(f'<polygon points="{points}" fill="{fill}" stroke="#6b5a45" stroke-width="0.02">'
-                     f'<title>{escape(geo.names[cell])}</title></polygon>')
+    parts += [f"{start}{fill}{end}" for (start, end), fill in zip(drawing.cell_tags, fills, strict=True)]
     for cell, code in enumerate(cells):
         if not code:
             continue
         side = variant.side_of(code)
-        cx, cy = geo.centers[cell]
-        # the size of the cell around its centre, so that small ring cells get small pieces
-        size = min(_extent(geo.outlines[cell])) * 0.8
-        parts.append(f'<text x="{cx - x0:.3f}" y="{y1 - cy:.3f}" font-size="{size:.3f}" text-anchor="middle" '
-                     f'dominant-baseline="central" fill="{SIDE_FILLS[side % len(SIDE_FILLS)]}" '
-                     f'stroke="{SIDE_STROKES[side % len(SIDE_STROKES)]}" stroke-width="{size * 0.06:.3f}" '
-                     # the outline under the fill: on a thin letter a stroke on top hides the side's colour
-                     f'paint-order="stroke" font-weight="bold" '
-                     f'data-cell="{escape(geo.names[cell])}" data-piece="{escape(variant.symbol(code))}">'
-                     f'{escape(_symbol(variant, code))}</text>')
+        parts.append(f'{drawing.piece_tags[cell]}fill="{SIDE_FILLS[side % len(SIDE_FILLS)]}" '
+                     f'stroke="{SIDE_STROKES[side % len(SIDE_STROKES)]}" data-cell="{drawing.names[cell]}" '
+                     f'data-piece="{escape(variant.symbol(code))}">{escape(_symbol(variant, code))}</text>')
     parts.append("</svg>")
     return "".join(parts)
 

@@ -12,7 +12,8 @@ Screens::
     pin         a keypad; the settings open with the right digits (no PIN configured: at once)
     settings    Variant | Time control | White's name | Black's name | White plays | Black plays | Event
                 | Round | Board | Back (each with its current value)
-    player      Human | Computer, beginner | ... casual | ... club | ... strongest | Back
+    player      Human | Computer, beginner | ... casual | ... club | ... strongest | [Board B ... (boards of
+                the hall playing this variant) | Other board...] | Back
     variant     one button per variant, VARIANTS_PER_PAGE a page | [More] | Back
     time        No clock | 5+3 | 15+10 | 25+10 | 90+30 | 40/90+30,30+30 | Other... | Back
     entry       a touch keyboard for a name, the event, round, board, a time control
@@ -32,15 +33,12 @@ from display.view import Choice, Prompt
 
 from . import menu_arbiter as arb
 from .menu_entry import Entry
+from .menu_players import PLAYER_PRESETS, RemoteList, listed_remotes, player_screen
 from .menu_types import Action, ActionKind
 
-__all__ = ["Action", "OperatorMenu"]
+__all__ = ["PLAYER_PRESETS", "Action", "OperatorMenu"]
 
 TIME_PRESETS = ("none", "5+3", "15+10", "25+10", "90+30", "40/90+30,30+30")
-#: Who may play a side, as the menu offers it: (player, label). Other engines and remote boards
-#: are chosen on the command line or in the configuration (docs/search.md, "Players").
-PLAYER_PRESETS = (("human", "Human"), ("computer:1", "Computer, beginner"), ("computer:8", "Computer, casual"),
-                  ("computer:14", "Computer, club"), ("computer", "Computer, strongest"))
 #: Variant buttons on one page of the variant screen: with More and Back, six rows of two
 #: touch-sized buttons whose labels keep their full size on the 800x480 screen.
 VARIANTS_PER_PAGE = 10
@@ -57,16 +55,19 @@ GameList = Callable[[], Sequence[tuple[int, str]]]
 class OperatorMenu:
     """``variants``: names (shown capitalised) or a function giving (name, title) pairs, e.g.
     only the variants that fit the connected board (``controller.operator.make_menu``);
-    ``games``: the stored games for the export list. ``current`` holds the settings in force
+    ``games``: the stored games for the export list; ``remotes``: the boards of the hall that
+    could play a side (None: no hall, so no remote side is offered). ``current`` holds the settings in force
     (keys ``variant``, ``time``, ``name0``, ``name1``, ``event``, ``round``, ``board``) and
     ``clocks_paused`` the arbiter's pause: the service keeps them up to date."""
 
     def __init__(self, variants: Sequence[str] | VariantList, sides: tuple[str, ...] = ("white", "black"),
-                 pin: str = "", games: GameList | None = None) -> None:
+                 pin: str = "", games: GameList | None = None, remotes: RemoteList | None = None) -> None:
         self._variant_source = variants
         self._variants: list[tuple[str, str]] | None = None
         self._games_source = games or (lambda: [])
         self._games: Sequence[tuple[int, str]] = []
+        self._remotes_source = remotes
+        self._remotes: list[str] = []  # the boards listed when the player screen opened
         self.sides = sides
         self.pin = pin
         self.screen = ""  # "": closed
@@ -153,8 +154,7 @@ class OperatorMenu:
                 (f"t:{t}", "No clock" if t == "none" else t) for t in presets] + [
                 ("t:other", "Other..."), ("back", "Back")], 2
         if screen == "player":
-            side = sides[self._player_side]
-            return f"Who plays {side}?", [(f"p:{p}", label) for p, label in PLAYER_PRESETS] + [("back", "Back")], 1
+            return player_screen(sides[self._player_side], None if self._remotes_source is None else self._remotes)
         if screen == "entry":
             assert self.entry is not None
             return self.entry.screen()
@@ -247,8 +247,9 @@ class OperatorMenu:
                 self._page -= 1  # Back leafs back through the pages, then leaves
                 return None
         if key == "back":
-            if screen == "entry":  # a time control typed goes back among the presets
-                target = "time" if self.entry is not None and self.entry.purpose == "time" else "settings"
+            if screen == "entry":  # a time control typed goes back among the presets, a board's name to the players
+                purpose = self.entry.purpose if self.entry is not None else ""
+                target = {"time": "time", "remote": "player"}.get(purpose.rstrip("0123456789"), "settings")
             else:
                 target = {"variant": "settings", "time": "settings", "player": "settings",
                           "games": "export"}.get(screen, "main")
@@ -273,6 +274,8 @@ class OperatorMenu:
                 self._go(key)
             elif key.startswith("player"):
                 self._player_side = int(key[6:])
+                if self._remotes_source is not None:
+                    self._remotes = listed_remotes(self._remotes_source, self.current.get(key, ""))
                 self._go("player")
             else:
                 self._start_entry(key)
@@ -281,6 +284,9 @@ class OperatorMenu:
             self.close()
             return Action("variant", value=key[2:])
         if screen == "player":
+            if key == "remote":  # a board of the hall not listed: its name is typed
+                self._start_entry(f"remote{self._player_side}")
+                return None
             self._go("settings")
             return Action("player", side=self._player_side, value=key[2:])
         if screen == "time":
@@ -322,6 +328,10 @@ class OperatorMenu:
             label = f"{self.sides[int(purpose[4:])].capitalize()}'s name"
         # The setting in force is there to read and to correct (a time control is typed afresh).
         typed = "" if purpose == "time" else self.current.get(purpose, "")
+        if purpose.startswith("remote"):
+            label = f"The board playing {self.sides[int(purpose[6:])].capitalize()}"
+            player = self.current.get(f"player{purpose[6:]}", "")
+            typed = player.removeprefix("remote:") if player.startswith("remote:") else ""
         self.entry = Entry.start(purpose, label, typed)
         self.screen = "entry"
 
@@ -337,6 +347,8 @@ class OperatorMenu:
             self._go("time")
             return Action("time_control", value=value) if value else None
         self._go("settings")
+        if entry.purpose.startswith("remote"):
+            return Action("player", side=int(entry.purpose[6:]), value=f"remote:{value}") if value else None
         if entry.purpose.startswith("name"):
             return Action("name", side=int(entry.purpose[4:]), value=value)
         return Action("tag", tag=TAGS[entry.purpose], value=value)

@@ -3,7 +3,8 @@ name, the event, the round, the board number, a time control. Each purpose has t
 needs and no others: names and the event get letters, digits, the hyphen, the apostrophe, the
 comma and the full stop ("Jean-Paul O'Neill", "Club Open 2026, Rapid"); the round and the board
 get digits and the full stop ("3.1"); a time control gets digits and ``+ / , d b .``
-("40/90+30,30+30", "5d3"). A name is capitalised as it is typed: the first letter, and each after
+("40/90+30,30+30", "5d3"); a remote board's name gets letters (small unless Aa), digits, - and _
+("board-12"). A name is capitalised as it is typed: the first letter, and each after
 a space, a hyphen or an apostrophe; the Aa key types the next letter the other way."""
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ KEYS = {
     "text": (*LETTERS, *DIGITS, "-", "'", ",", "."),
     "number": (*DIGITS, "."),
     "time": (*DIGITS, "+", "/", ",", "d", "b", "."),
+    "board": (*LETTERS, *DIGITS, "-", "_"),
 }
 #: Columns of each keyboard on the screen: touch-sized keys on the 800x480 screen.
-COLUMNS = {"text": 10, "number": 4, "time": 6}
+COLUMNS = {"text": 10, "number": 4, "time": 6, "board": 10}
 #: The longest text each purpose takes (a PGN tag may be long, a screen line may not).
-MAX_LENGTH = {"text": 40, "number": 8, "time": 40}
+MAX_LENGTH = {"text": 40, "number": 8, "time": 40, "board": 32}
 #: What is typed, by purpose: (label on the screen, keyboard).
 PURPOSES = {
     "event": ("Event", "text"),
@@ -34,8 +36,8 @@ PURPOSES = {
 
 @dataclass(frozen=True)
 class Entry:
-    """A text being typed: ``purpose`` is a key of ``PURPOSES`` or ``name<side>`` (``label``
-    then names the side: "White's name")."""
+    """A text being typed: ``purpose`` is a key of ``PURPOSES``, ``name<side>`` (``label``
+    then names the side: "White's name") or ``remote<side>`` (the hall's board playing it)."""
 
     purpose: str
     label: str
@@ -47,6 +49,8 @@ class Entry:
     def start(cls, purpose: str, label: str = "", typed: str = "") -> Entry:
         if purpose.startswith("name"):
             return cls(purpose, label, "text", typed)
+        if purpose.startswith("remote"):
+            return cls(purpose, label, "board", typed)
         title, kind = PURPOSES[purpose]
         return cls(purpose, label or title, kind, typed)
 
@@ -54,6 +58,8 @@ class Entry:
         keys = [(k, k) for k in KEYS[self.kind]]
         if self.kind == "text":
             keys += [("shift", "Aa"), ("space", "Space")]
+        elif self.kind == "board":
+            keys += [("shift", "Aa")]
         keys += [("del", "Del"), ("ok", "OK"), ("back", "Back")]
         return f"{self.label}: {self.typed}_", keys, COLUMNS[self.kind]
 
@@ -71,6 +77,8 @@ class Entry:
             upper = not self.typed or self.typed[-1] in " -'"
             letter = key if upper != self.flip_case else key.lower()
             return replace(self, typed=self.typed + letter, flip_case=False)
+        if key in LETTERS and self.kind == "board":  # names in topics are mostly small letters
+            return replace(self, typed=self.typed + (key if self.flip_case else key.lower()), flip_case=False)
         return replace(self, typed=self.typed + key, flip_case=False)
 
     @property

@@ -44,9 +44,11 @@ class Mosquitto:
     refused); None: anyone on loopback may connect."""
 
     def __init__(self, folder: str | Path | None = None, port: int = 0, password_file: str | Path | None = None,
-                 persistence: bool = True, tls: tuple[str, str, str] | None = None) -> None:
+                 persistence: bool = True, tls: tuple[str, str, str] | None = None,
+                 acl_file: str | Path | None = None) -> None:
         """``tls``: (CA, certificate, key) files: a second listener, ``tls_port``, that speaks TLS
-        and lets in only clients with a certificate from that CA (named by its common name)."""
+        and lets in only clients with a certificate from that CA (named by its common name);
+        ``acl_file``: who may read and write which topics (Mosquitto's ``acl_file``)."""
         exe = find_mosquitto()
         if exe is None:
             raise BrokerError("mosquitto is not installed (Debian: apt-get install mosquitto)")
@@ -60,6 +62,7 @@ class Mosquitto:
         self._password_file = password_file
         self._persistence = persistence
         self._tls = tls
+        self._acl_file = acl_file
         self.tls_port = free_port() if tls else 0
         self.conf = self.folder / "mosquitto.conf"
         self._write_conf()
@@ -80,6 +83,8 @@ class Mosquitto:
             lines += [f"password_file {password_file}", "allow_anonymous false"]
         else:
             lines.append("allow_anonymous true")
+        if self._acl_file:
+            lines.append(f"acl_file {self._acl_file}")
         self.conf.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
     @property

@@ -23,7 +23,8 @@ def make_menu(service: Service) -> OperatorMenu:
     from .operator_actions import games_for_export
 
     return OperatorMenu(lambda: variants_that_fit(service), tuple(service.variant.sides),
-                        service.config.operator_pin, games=lambda: games_for_export(service))
+                        service.config.operator_pin, games=lambda: games_for_export(service),
+                        remotes=(lambda: service.opponents.hall_boards()) if service.config.hall else None)
 
 
 def variants_that_fit(service: Service) -> list[tuple[str, str]]:
@@ -57,6 +58,7 @@ def open_menu(service: Service) -> None:
     session = service.session
     agreement = service.variant.rules.agreement is not None
     service.menu.open(session.position.side, agreement)
+    service.opponents.watch_hall(True)  # the boards of the hall a side may be played by
     from .operator_actions import current
 
     current(service)
@@ -65,6 +67,7 @@ def open_menu(service: Service) -> None:
 
 
 def after_menu(service: Service) -> None:
+    service.opponents.watch_hall(service.menu.is_open)
     if service.clock is not None and service.clock.paused_by_menu != service.menu.is_open:
         service.clock.menu_open(service.session, service.menu.is_open, service.now())
 

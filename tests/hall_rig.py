@@ -4,17 +4,24 @@ paho subscriber that notes everything the broker delivers."""
 from __future__ import annotations
 
 import shutil
+import signal
 import threading
+from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
 
 import engine
+from controller.event_scripts import script_for_moves
 from controller.hall_wire import PREFIX, check_event
 from controller.mosquitto import find_mosquitto
+from engine import Position, format_fen
+from firmware_bridge.simboard import SimBoard
+from tests.test_e2e_service import Run
 
 TIMEOUT = 60.0
+CHESS = engine.find_variant("chess")
 
 
 def need_mosquitto() -> None:
@@ -112,3 +119,61 @@ def chromium(profile: str):
     options.add_argument(f"--user-data-dir={profile}")
     options.binary_location = chrome
     return webdriver.Chrome(options=options, service=ChromeService(executable_path=driver_path))
+
+
+class BoardRun:
+    """A board of the hall: the simulated board (real pty, kept for the whole test: the pieces
+    stay while its service is down) and its service, ``chessery run`` in its own process, which
+    the test may kill and start again on the same games file. ``players``: side = player."""
+
+    def __init__(self, tmp_path: Path, name: str, broker_url: str, **players: str) -> None:
+        self.name = name
+        self.board = SimBoard(CHESS).start()
+        folder = tmp_path / name
+        folder.mkdir()
+        self.db, self.frame = folder / "games.sqlite3", folder / "frame.png"
+        self.config = folder / "chessery.toml"
+        self.config.write_text(f'hall = "{broker_url}"\nhall_board = "{name}"\n'
+                               f'status_file = "{folder / "status.json"}"\n'
+                               "[players]\n" + "".join(f'{side} = "{p}"\n' for side, p in players.items()),
+                               encoding="utf-8")
+        self.runs: list[Run] = []
+        self.printed: list[str] = []  # every move any of its runs printed, in order
+
+    def start(self) -> None:
+        run = Run(self.board.path, self.db, self.frame, "--config", str(self.config))
+        self.runs.append(run)
+        assert run.next_line(TIMEOUT) == f"frame: {self.frame}"
+
+    @property
+    def run(self) -> Run:
+        return self.runs[-1]
+
+    def kill(self) -> None:
+        self.run.proc.send_signal(signal.SIGKILL)
+        self.run.proc.wait(TIMEOUT)
+
+    def hands(self, pos: Position, text: str) -> None:
+        """The player at this board carries out ``text``; the service prints it."""
+        lines = script_for_moves(CHESS, [text], fen=format_fen(pos))
+        self.board.start_script("\n".join(line for line in lines if not line.startswith("choose")) + "\n")
+        assert self.board.done.wait(TIMEOUT), f"board {self.name} never played {text}"
+        line = self.run.next_line(TIMEOUT)
+        self.printed.append(line)
+        assert line == text, f"board {self.name} printed {line!r} for {text}"
+
+    def shows(self, text: str, mover: str) -> None:
+        """The screen (the service's stderr) says what to lift for the other board's ``text``."""
+        said = f"({mover}) plays {text}: lift"
+        assert self.run.wait_err(lambda err: any(said in line for line in err), TIMEOUT), \
+            f"board {self.name} never showed {text}: {''.join(self.run.err)[-1500:]}"
+
+    def close(self) -> None:
+        for run in self.runs:
+            if run.proc.poll() is None:
+                run.proc.kill()
+                run.proc.wait(TIMEOUT)
+            for stream in (run.proc.stdout, run.proc.stderr):
+                if stream is not None:
+                    stream.close()
+        self.board.stop()

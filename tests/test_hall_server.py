@@ -4,12 +4,15 @@ dropped while the hall goes on."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import logging
 import os
+import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -28,6 +31,7 @@ from controller.mosquitto import Mosquitto
 from tests.hall_rig import TIMEOUT, need_mosquitto, sample_state
 
 REPO = Path(__file__).resolve().parent.parent
+GAME_SHORT = ["e2e4", "e7e5", "g1f3"]
 
 
 @pytest.fixture
@@ -234,3 +238,83 @@ def test_a_13x13_territory_game_is_drawn_with_its_territories_and_score(hall) ->
     tints = {TERRITORY_FILLS[t.owner] if t.owner is not None else SHARED_FILL for t in worth}
     assert all(f'fill="{tint}"' in card for tint in tints)
     assert f"Score: white {score.totals[0]}, black {score.totals[1]}" in card
+
+
+def test_two_boards_configured_with_one_name_raise_an_alert(hall, caplog) -> None:
+    """Two boards with one ``hall_board``: their states come from two runs that take turns (the
+    broker also hands the name's connection from one to the other); the arbiter is told."""
+    server, broker, publishers = hall
+    twins = [HallPublisher(Config(hall=broker.url, hall_board="twin"), outbox=None) for _ in range(2)]
+    twins[1].run = twins[0].run + 1  # two boards started in one millisecond would share it
+    with caplog.at_level(logging.WARNING, logger="chessery.hall"):
+        for twin, moves in zip(twins, (["e2e4"], ["d2d4", "d7d5"]), strict=True):
+            publishers.append(twin.start())
+            twin.publish_state(sample_state("chess", moves))
+        wait_for(server.model, lambda: any(kind == "clash" for _n, kind, _t in server.model.alerts()))
+    assert "two boards publish as twin" in caplog.text
+    assert "two boards publish as twin" in get(server, "/arbiter")
+    # one board alone, restarted without its outbox (a new run), is no clash
+    publish(hall, "single", sample_state("chess", ["e2e4"])).stop()
+    again = HallPublisher(Config(hall=broker.url, hall_board="single"))
+    publishers.append(again.start())
+    again.publish_state(sample_state("chess", ["e2e4", "e7e5"]))
+    wait_for(server.model, lambda: (b := server.model.snapshot("single")) is not None and b.state is not None
+             and len(b.state["moves"]) == 2)
+    assert ("single", "clash") not in {(n, k) for n, k, _t in server.model.alerts()}
+
+
+class Stream:
+    """A spectator's event stream (``/events``): the cards it was sent for ``board``, in order."""
+
+    def __init__(self, server: HallServer, board: str) -> None:
+        self.board = board
+        self.cards: list[str] = []
+        self.changed = threading.Condition()
+        # a plain socket: shutting it down ends the reader's wait at once (closing a urllib
+        # reply would wait for the reader, blocked until the next keep-alive)
+        self.sock = socket.create_connection(("127.0.0.1", server.port), timeout=TIMEOUT)
+        self.sock.sendall(b"GET /events HTTP/1.0\r\nHost: hall\r\n\r\n")
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        try:
+            for line in self.sock.makefile("rb"):
+                if line.startswith(b"data: "):
+                    card = json.loads(line[6:]).get("cards", {}).get(self.board)
+                    if card is not None:
+                        with self.changed:
+                            self.cards.append(card)
+                            self.changed.notify_all()
+        except (OSError, ValueError):
+            return  # closed by the test
+
+    def wait(self, what) -> str:
+        with self.changed:
+            assert self.changed.wait_for(lambda: any(map(what, self.cards)), TIMEOUT), self.cards[-1:]
+            return next(c for c in reversed(self.cards) if what(c))
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
+        self.sock.close()
+        self.reader.join(TIMEOUT)
+
+
+def test_every_spectator_gets_each_moves_card_and_an_offline_board_greyed(hall) -> None:
+    """The card drawn for a change is shared by the pages watching: each gets the card of
+    the latest state, and a board going offline (same state) gets a new card all the same."""
+    server = hall[0]
+    streams = [Stream(server, "spec") for _ in range(2)]
+    try:
+        board = publish(hall, "spec", sample_state("chess", []))
+        for n in range(1, 4):
+            board.publish_state(sample_state("chess", GAME_SHORT[:n]))
+            cards = [s.wait(lambda c, n=n: f'data-ply="{n}"' in c) for s in streams]
+            assert cards[0] == cards[1]
+        board.stop()
+        offline = [s.wait(lambda c: "(offline)" in c) for s in streams]
+        assert offline[0] == offline[1] and 'data-ply="3"' in offline[0] and "card offline" in offline[0]
+    finally:
+        for s in streams:
+            s.close()

@@ -7,6 +7,9 @@ light them), and the decision core accepts exactly that move (``Referee.expect``
 guided back like a wrong board. The clock charges the opponent's side until its move is
 announced, and nobody while the player carries it out.
 
+The operator menu offers the boards of the hall as players (``hall_boards``): a
+``HallDirectory`` listens to the hall's retained messages while the menu is open.
+
 A hint for the human (the operator menu's Hint: ``ask_hint``) is our engine's choice for the
 position, shown the same way but not enforced.
 """
@@ -24,7 +27,10 @@ from engine.errors import ChesseryError
 
 from ..computer_move import BoardSteps, board_steps
 from ..computer_turns import ComputerTurns, TurnState
+from ..hall_directory import HallDirectory
+from ..hall_publish import board_name
 from ..hall_remote import RemoteBoard
+from ..hall_wire import check_name
 from ..messages import side_name
 from ..players import Player, PlayerError, PlayerKind, players_for
 from ..uci_player import Request
@@ -68,6 +74,8 @@ class Opponents:
         self.hint_line = ""
         self._announced: tuple[int, str] | None = None
         self._woken: Request | None = None
+        #: The hall's boards, for the menu (listening while it is open; None: not listening).
+        self.directory: HallDirectory | None = None
 
     @property
     def active(self) -> bool:
@@ -86,8 +94,33 @@ class Opponents:
                 if not service.config.hall:
                     raise PlayerError(f"{player.text()}: a remote game needs the hall's broker "
                                       "(hall = \"mqtt://host:port\" in the configuration)")
+                try:
+                    check_name(player.board)
+                except ValueError as exc:
+                    raise PlayerError(f"{player.text()}: {exc}") from None
+                if player.board == board_name(service.config):
+                    raise PlayerError(f"{player.text()}: that is this board's own name in the hall")
                 self.remotes[side] = RemoteBoard(service.config, player.board, service.variant,
                                                  on_move=lambda *_a: service.inputs.put(Wake())).start()
+
+    def close(self) -> None:
+        """The service stops: the players, and the menu's list of boards."""
+        self.stop()
+        self.watch_hall(False)
+
+    def watch_hall(self, on: bool) -> None:
+        """Listen to the hall's boards (the operator menu opened) or no longer (it closed)."""
+        config = self.service.config
+        if on and self.directory is None and config.hall:
+            self.directory = HallDirectory(config, board_name(config)).start()
+        elif not on and self.directory is not None:
+            self.directory.stop()
+            self.directory = None
+
+    def hall_boards(self) -> list[str]:
+        """The boards of the hall online that play this variant: the menu offers them."""
+        directory = self.directory
+        return directory.boards(self.service.variant.name) if directory is not None else []
 
     def stop(self) -> None:
         if self.turns is not None:

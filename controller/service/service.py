@@ -70,7 +70,7 @@ class Service:
         if config.time_control:
             self.clock = GameClock(config.time_control, config.clock, GameExtras(store), variant.nsides)
         self.moved_at: int | None = None
-        self.hall = hall_publisher(config)  # the hall's MQTT broker (None: no hall configured)
+        self.hall = hall_publisher(config, store.path)  # the hall's MQTT broker (None: no hall configured)
         # -- the operator's settings: the menu (controller.menu), the board turned round, names
         self.menu = operator.make_menu(self)
         self.flipped = False
@@ -155,7 +155,7 @@ class Service:
             if t is not threading.current_thread():
                 t.join(2.0)
         self.boards.close()
-        self.opponents.stop()
+        self.opponents.close()
         if self.hall is not None:
             self.hall.stop()
         if self.panel is not None:
