@@ -12,8 +12,8 @@ from pathlib import Path
 from controller.event_scripts import Style
 from firmware_bridge.boards import dgt_codec as D
 from firmware_bridge.boards.emulators import DgtEmulator
+from tests.pty_games import TIMEOUT, Run
 from tests.test_boards_e2e import play_through_service
-from tests.test_e2e_service import TIMEOUT, Run
 
 
 def test_the_service_shows_its_clock_and_the_last_move_on_the_boards_dgt_3000(tmp_path: Path) -> None:
@@ -43,13 +43,12 @@ def test_the_dgt_clocks_lever_is_the_clock_button(tmp_path: Path) -> None:
         # The driver asked the clock's version, then its times (the lever as it stands now).
         assert eventually(lambda: sum(1 for m in board.sent if m[0] == 0x8D) >= 2)
         board.press_lever()
-        assert run.wait_err(lambda err: any("Clock button: White to move, nothing moved on the board yet" in line
-                                            for line in err))
+        run.wait_err(lambda said: "Clock button: White to move, nothing moved on the board yet" in said,
+                     "the lever's press, said as the clock button's")
         assert run.stop() == 0
     finally:
-        if run is not None and run.proc.poll() is None:
-            run.proc.kill()
-            run.proc.wait(timeout=10)
+        if run is not None:
+            run.end()
         board.stop()
 
 

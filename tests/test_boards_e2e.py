@@ -18,7 +18,7 @@ from controller.event_scripts import OPERA_GAME, Style, script_for_moves
 from controller.store import GameStore
 from firmware_bridge.boards.emulators import EMULATORS
 from tests.demo_game_runs import run_demo_without_a_port
-from tests.test_e2e_service import TIMEOUT, Player, Run, read_game, replay_stream
+from tests.pty_games import TIMEOUT, Player, Run, read_game, replay_stream
 
 REPO = Path(__file__).resolve().parent.parent
 CHESS = engine.find_variant("chess")
@@ -63,8 +63,7 @@ def play_through_service(tmp_path: Path, kind: str, moves: list[str], style: Sty
     finally:
         if player is not None:
             player.stop()
-        if run.proc.poll() is None:
-            run.proc.kill()
+        run.end()
         board.stop()
     assert player.error is None
     with GameStore(db) as store:
