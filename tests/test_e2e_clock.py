@@ -108,6 +108,11 @@ class ClockGame:
     def start(self) -> None:
         self.runs.append(Run(self.tb.board.path, self.db, self.frame, "--time-control", self.control))
         assert self.run.next_line() == f"frame: {self.frame}"
+        # The players start once the referee shows it is watching the board: a service still
+        # starting reads the first events late, and learns the board clock's offset from them
+        # (controller/service/boards.py); the clock would be off by that lateness until an
+        # event comes through promptly.
+        self.run.wait_err(lambda said: "White to move" in said, "the referee's first status")
 
     def play(self, commands: list, moves: list[str]) -> None:
         """The board plays ``commands``; the service prints ``moves``."""
