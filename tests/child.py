@@ -27,7 +27,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Self
 
 REPO = Path(__file__).resolve().parent.parent
 #: How long one read or one exit is waited for, unless the caller says otherwise: long enough for
@@ -113,7 +113,7 @@ class Child:
         """``chessery ARGS`` from this checkout (``python -m controller.cli``)."""
         return cls(chessery_args(*args), env=env or chessery_env())
 
-    def __enter__(self) -> Child:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *_exc: object) -> None:
@@ -155,6 +155,18 @@ class Child:
             self._lines.put(None)  # still ended for the next reader
             raise AssertionError(f"{self._name()} ended (status {self._status_soon()}) before {waiting_for}"
                                  f"{self._tail()}")
+        return line
+
+    def line_within(self, timeout: float) -> str | None:
+        """The next line of stdout if one comes within ``timeout`` s, else None (the output
+        ending is an ``AssertionError``, as for :meth:`line`)."""
+        try:
+            line = self._lines.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if line is None:
+            self._lines.put(None)
+            raise AssertionError(f"{self._name()} ended (status {self._status_soon()}){self._tail()}")
         return line
 
     def _status_soon(self) -> int | None:

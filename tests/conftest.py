@@ -11,6 +11,17 @@ os.environ["XDG_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="chessery-tests-runtime-
 import pytest
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Long modules first: the whole games (``test_e2e_*``, ``*_e2e.py``) and the modules with a
+    test marked ``slow``, then the rest, each in collection order. pytest-xdist hands tests to
+    its workers in this order, so the run does not end with one worker on a long game while the
+    others have nothing left to do. Whole modules move, so module-scoped fixtures start once."""
+    long_modules = {item.path for item in items
+                    if item.get_closest_marker("slow") is not None
+                    or item.path.name.startswith("test_e2e_") or item.path.stem.endswith("_e2e")}
+    items.sort(key=lambda item: item.path not in long_modules)
+
+
 @pytest.fixture
 def mock_pins():
     """gpiozero's MockFactory as the pin factory for one test; the previous factory comes back

@@ -5,20 +5,17 @@ game must show; the tests add what their own game shows (result, frame, messages
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import engine
 from controller.demo_games import DEMO_GAMES
 from controller.event_scripts import Style, script_for_moves
-from controller.store import GameRecord, GameStore
 from firmware_bridge.script import parse_script
 from firmware_bridge.simboard import SimBoard
-from tests.test_e2e_service import REPO, TIMEOUT, Run, read_game, replay_stream
+from tests.child import REPO, chessery_args, chessery_env
+from tests.pty_games import PlayedGame, play_game, replay_stream
 
 #: Hands that capture both ways, slide, bounce and reply fast.
 #: How long a demo without a port may take to play itself to the end (the longest, Mathematichess's
@@ -26,13 +23,6 @@ from tests.test_e2e_service import REPO, TIMEOUT, Run, read_game, replay_stream
 DEMO_TIMEOUT = 300
 
 HANDS = Style(capture="alternate", slide=True, bounce=True, think_ms=60, hand_ms=30)
-
-
-@dataclass
-class PlayedGame:
-    record: GameRecord  # as stored
-    frame: Path  # the service's last headless frame
-    err: str  # what the service said on stderr
 
 
 def script_lines(name: str, style: Style = HANDS) -> list[str]:
@@ -69,41 +59,23 @@ def play_demo_through_pty(tmp_path: Path, name: str, *, seed: int, lines: list[s
     board = SimBoard(variant, faults=faults, identity=identity, seed=seed).start()
     commands = parse_script("\n".join(lines), variant)
     board.check_script(commands)
-    db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
     if answers:
         script = tmp_path / "game.txt"
         script.write_text("\n".join(lines) + "\n", encoding="utf-8")
         args = (*args, "--answers", str(script))
-    run = Run(board.path, db, frame, "--variant", name, *args)
-    try:
-        assert run.next_line() == f"frame: {frame}"
-        board.start_script(commands)
-        printed: list[str] = []
-        read_game(run, moves, printed)
-        assert board.done.wait(TIMEOUT)
-        assert board.error is None
-        if settled_end:
-            # The script is played, but a loaded host may not have read its last events (a
-            # bounce on the last piece, after the game ended): when the last frame is looked
-            # at, stop once the service shows the game's end again.
-            assert run.wait_err(lambda err: _last_game_over(err).endswith("Set up the pieces for a new game")), \
-                "".join(run.err)[-2000:]
-        assert run.stop() == 0
-    finally:
-        if run.proc.poll() is None:
-            run.proc.kill()
-        board.stop()
-    assert replay_stream(printed) == moves
-    with GameStore(db) as store:
-        record = store.latest()
-    assert record is not None
-    assert (record.variant, record.moves) == (name, tuple(moves))
-    return PlayedGame(record, frame, "".join(run.err))
+    # The script is played, but a loaded host may not have read its last events (a bounce on the
+    # last piece, after the game ended): when the last frame is looked at, stop once the service
+    # shows the game's end again.
+    settled = _settled if settled_end else None
+    game = play_game(tmp_path, board, commands, moves, "--variant", name, *args, settled=settled)
+    assert game.record.variant == name
+    return game
 
 
-def _last_game_over(err: list[str]) -> str:
-    """The service's latest "Game over" status line ("" if none)."""
-    return next((line.strip() for line in reversed(err) if line.startswith("chessery: Game over")), "")
+def _settled(err: str) -> bool:
+    """The service's latest "Game over" status line asks for a new game's pieces."""
+    over = [line.strip() for line in err.splitlines() if line.startswith("chessery: Game over")]
+    return bool(over) and over[-1].endswith("Set up the pieces for a new game")
 
 
 def run_demo_without_a_port(tmp_path: Path, name: str, board: str = "chessery",
@@ -111,14 +83,12 @@ def run_demo_without_a_port(tmp_path: Path, name: str, board: str = "chessery",
     """``chessery run --variant NAME`` with no port, to the end of its demo by itself: the moves
     printed are the demo's (``moves``, default the variant's recorded demo game); ``board``: the
     ``--board`` asked for. Returns what it said on stderr and its last frame."""
-    env = dict(os.environ, PYTHONPATH=str(REPO), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-    env.pop("DISPLAY", None)
     db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
     try:
         proc = subprocess.run(
-            [sys.executable, "-m", "controller.cli", "run", "--variant", name, "--headless", "--no-gpio",
-             "--exit-when-done", "--db", str(db), "--frame", str(frame), "--board", board],
-            cwd=REPO, env=env, capture_output=True, text=True, timeout=DEMO_TIMEOUT, start_new_session=True)
+            chessery_args("run", "--variant", name, "--headless", "--no-gpio", "--exit-when-done", "--db", str(db),
+                          "--frame", str(frame), "--board", board),
+            cwd=REPO, env=chessery_env(), capture_output=True, text=True, timeout=DEMO_TIMEOUT, start_new_session=True)
     except subprocess.TimeoutExpired as exc:  # a derailed demo: killed (its board ends with it), and said so
         said = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else exc.stderr or ""
         raise AssertionError(f"waited {DEMO_TIMEOUT} s for the {name} demo to end by itself; "

@@ -6,8 +6,6 @@ scan. Driver and emulator on a real pseudo-terminal; the emulator's bytes read t
 from __future__ import annotations
 
 import threading
-import time
-from collections.abc import Callable
 
 import pytest
 import serial
@@ -18,24 +16,7 @@ from firmware_bridge.boards.dgt import DgtDriver
 from firmware_bridge.boards.dgt_clock import ClockState
 from firmware_bridge.boards.dgt_scan import ScanPeriod
 from firmware_bridge.boards.emulators import DgtEmulator
-
-TIMEOUT = 10.0
-
-
-def until(link: DgtDriver, test: Callable[[], bool]) -> bool:
-    """Round trips to the board (each a ping it answers) until ``test`` holds or TIMEOUT."""
-    deadline = time.monotonic() + TIMEOUT
-    while time.monotonic() < deadline:
-        if test():
-            return True
-        link.ping(TIMEOUT)
-    return test()
-
-
-def connect(board: DgtEmulator, **options) -> DgtDriver:
-    link = DgtDriver(board.path, **options).start()
-    assert link.wait_connected(TIMEOUT)
-    return link
+from tests.emulated_boards import TIMEOUT, driver_on, eventually, until
 
 
 def raw_exchange(board: DgtEmulator, data: bytes, expect: int) -> bytes:
@@ -81,16 +62,16 @@ def test_bwtime_reads_times_and_acknowledgements() -> None:
 def test_emulator_lights_a_moves_two_squares_not_the_range_between() -> None:
     with DgtEmulator("chess", revelation=True) as board:
         raw_exchange(board, D.leds_command(True, 12, 28), 0)  # e7e5
-        assert until_board(lambda: board.led_commands == 1)
+        assert eventually(lambda: board.led_commands == 1)
         assert board.lit == {12, 28}
         raw_exchange(board, D.leds_clear(), 0)
-        assert until_board(lambda: board.led_commands == 2) and board.lit == set()
+        assert eventually(lambda: board.led_commands == 2) and board.lit == set()
 
 
 def test_emulator_firmware_3_21_ignores_off() -> None:
     with DgtEmulator("chess", revelation=True, firmware=(3, 21)) as board:
         raw_exchange(board, D.leds_command(True, 12, 28) + D.leds_clear() + D.leds_command(False, 12, 12), 0)
-        assert until_board(lambda: board.led_commands == 3)
+        assert eventually(lambda: board.led_commands == 3)
         assert board.lit == {12, 28}
 
 
@@ -111,89 +92,62 @@ def test_emulator_without_a_clock_answers_no_clock_command() -> None:
         assert D.DgtReader().feed(out) == [D.SerialNumber("12345")]  # only the serial number's answer
 
 
-def until_board(test: Callable[[], bool]) -> bool:
-    done = threading.Event()
-    deadline = time.monotonic() + TIMEOUT
-    while not test() and time.monotonic() < deadline:
-        done.wait(0.01)  # the emulator's own thread reads the pty: nothing to wait on but its state
-    return test()
-
-
 # -- the driver -------------------------------------------------------------------------------------
 
 def test_driver_recognises_a_revelation_ii_and_lights_squares_in_pairs() -> None:
-    with DgtEmulator("chess", revelation=True) as board:
-        link = connect(board)
-        try:
-            assert link.hello is not None and link.hello.lights and link.hello.firmware == "3.25"
-            link.set_leds([12, 28, 6], "on")  # e2, e4, g1: all off, then (e4, e2) and (g1, g1)
-            assert until(link, lambda: board.lit == {52, 36, 62})
-            link.set_leds([], "off")
-            assert until(link, lambda: board.lit == set())
-        finally:
-            link.close()
+    with DgtEmulator("chess", revelation=True) as board, driver_on(board, DgtDriver) as link:
+        assert link.hello is not None and link.hello.lights and link.hello.firmware == "3.25"
+        link.set_leds([12, 28, 6], "on")  # e2, e4, g1: all off, then (e4, e2) and (g1, g1)
+        assert until(link, lambda: board.lit == {52, 36, 62})
+        link.set_leds([], "off")
+        assert until(link, lambda: board.lit == set())
 
 
 def test_driver_lights_nothing_on_firmware_that_cannot_clear_them() -> None:
-    with DgtEmulator("chess", revelation=True, firmware=(3, 21)) as board:
-        link = connect(board)
-        try:
-            assert link.hello is not None and not link.hello.lights
-            link.set_leds([12, 28], "on")
-            link.ping()
-            assert board.led_commands == 0
-        finally:
-            link.close()
+    with DgtEmulator("chess", revelation=True, firmware=(3, 21)) as board, driver_on(board, DgtDriver) as link:
+        assert link.hello is not None and not link.hello.lights
+        link.set_leds([12, 28], "on")
+        link.ping()
+        assert board.led_commands == 0
 
 
 @pytest.mark.parametrize(("revelation", "forced", "lights"), [(True, False, False), (False, True, True)])
 def test_configuration_forces_the_revelation_reading(revelation: bool, forced: bool, lights: bool) -> None:
-    with DgtEmulator("chess", revelation=revelation, firmware=(3, 25)) as board:
-        link = connect(board, revelation=forced)
-        try:
-            assert link.hello is not None and link.hello.lights is lights
-        finally:
-            link.close()
+    with (DgtEmulator("chess", revelation=revelation, firmware=(3, 25)) as board,
+          driver_on(board, DgtDriver, revelation=forced) as link):
+        assert link.hello is not None and link.hello.lights is lights
 
 
 def test_dgt_3000_shows_both_times_and_the_move_and_its_lever_is_the_clock_button(monkeypatch) -> None:
     monkeypatch.setattr(dgt_clock, "MOVE_SHOWN_S", 0.0)
     pressed = threading.Event()
-    with DgtEmulator("chess", clock=(2, 2)) as board:
-        def button(name: str) -> None:
-            if name == "clock":
-                pressed.set()
+    def button(name: str) -> None:
+        if name == "clock":
+            pressed.set()
 
-        link = connect(board, on_button=button)
-        try:
-            assert until(link, lambda: link.clock.state is ClockState.PRESENT)
-            assert link.clock.version == (2, 2) and link.clock.ascii
-            link.show_clock(300_000, 280_000, "right", "e2e4")
-            assert until(link, lambda: (0x0C, b"e2e4    \x00") in board.clock_commands)
-            assert round(board.clock_ms[0]) == 300_000 and board.clock_running == 0x02  # right runs
-            assert until(link, lambda: board.clock_commands[-1][0] == D.CLOCK_END and board.clock_text == "")
-            assert until(link, lambda: link.clock.times is not None)  # the running clock reports its times
-            assert not pressed.is_set()
-            board.press_lever()
-            assert pressed.wait(TIMEOUT)
-        finally:
-            link.close()
+    with DgtEmulator("chess", clock=(2, 2)) as board, driver_on(board, DgtDriver, on_button=button) as link:
+        assert until(link, lambda: link.clock.state is ClockState.PRESENT)
+        assert link.clock.version == (2, 2) and link.clock.ascii
+        link.show_clock(300_000, 280_000, "right", "e2e4")
+        assert until(link, lambda: (0x0C, b"e2e4    \x00") in board.clock_commands)
+        assert round(board.clock_ms[0]) == 300_000 and board.clock_running == 0x02  # right runs
+        assert until(link, lambda: board.clock_commands[-1][0] == D.CLOCK_END and board.clock_text == "")
+        assert until(link, lambda: link.clock.times is not None)  # the running clock reports its times
+        assert not pressed.is_set()
+        board.press_lever()
+        assert pressed.wait(TIMEOUT)
 
 
 def test_a_board_without_a_clock_works_as_before(monkeypatch) -> None:
     monkeypatch.setattr(dgt_clock, "PROBE_S", 0.2)
-    with DgtEmulator("chess") as board:
-        link = connect(board)
-        try:
-            assert until(link, lambda: link.clock.state is ClockState.ABSENT)
-            sent = len(board.clock_commands)
-            link.show_clock(300_000, 300_000, "left", "e2e4")
-            link.ping()
-            assert len(board.clock_commands) == sent  # nothing more is sent to an absent clock
-            board.play("lift e2\nplace e4\n", timeout=TIMEOUT)
-            assert until(link, lambda: link.pieces()[28] == "P")
-        finally:
-            link.close()
+    with DgtEmulator("chess") as board, driver_on(board, DgtDriver) as link:
+        assert until(link, lambda: link.clock.state is ClockState.ABSENT)
+        sent = len(board.clock_commands)
+        link.show_clock(300_000, 300_000, "left", "e2e4")
+        link.ping()
+        assert len(board.clock_commands) == sent  # nothing more is sent to an absent clock
+        board.play("lift e2\nplace e4\n", timeout=TIMEOUT)
+        assert until(link, lambda: link.pieces()[28] == "P")
 
 
 # -- Bluetooth: half-speed scans --------------------------------------------------------------------

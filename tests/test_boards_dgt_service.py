@@ -4,16 +4,14 @@ clock button -- issue 27."""
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 from controller.event_scripts import Style
 from firmware_bridge.boards import dgt_codec as D
 from firmware_bridge.boards.emulators import DgtEmulator
+from tests.emulated_boards import eventually
+from tests.pty_games import TIMEOUT, Run
 from tests.test_boards_e2e import play_through_service
-from tests.test_e2e_service import TIMEOUT, Run
 
 
 def test_the_service_shows_its_clock_and_the_last_move_on_the_boards_dgt_3000(tmp_path: Path) -> None:
@@ -41,22 +39,12 @@ def test_the_dgt_clocks_lever_is_the_clock_button(tmp_path: Path) -> None:
         run = Run(board.path, db, frame, "--board", "dgt")
         assert run.next_line() == f"frame: {frame}"
         # The driver asked the clock's version, then its times (the lever as it stands now).
-        assert eventually(lambda: sum(1 for m in board.sent if m[0] == 0x8D) >= 2)
+        assert eventually(lambda: sum(1 for m in board.sent if m[0] == 0x8D) >= 2, TIMEOUT)
         board.press_lever()
-        assert run.wait_err(lambda err: any("Clock button: White to move, nothing moved on the board yet" in line
-                                            for line in err))
+        run.wait_err(lambda said: "Clock button: White to move, nothing moved on the board yet" in said,
+                     "the lever's press, said as the clock button's")
         assert run.stop() == 0
     finally:
-        if run is not None and run.proc.poll() is None:
-            run.proc.kill()
-            run.proc.wait(timeout=10)
+        if run is not None:
+            run.end()
         board.stop()
-
-
-def eventually(test: Callable[[], bool]) -> bool:
-    """``test`` holds within TIMEOUT (the emulator's own thread changes what it looks at)."""
-    pause = threading.Event()
-    deadline = time.monotonic() + TIMEOUT
-    while not test() and time.monotonic() < deadline:
-        pause.wait(0.01)
-    return test()

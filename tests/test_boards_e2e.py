@@ -18,7 +18,7 @@ from controller.event_scripts import OPERA_GAME, Style, script_for_moves
 from controller.store import GameStore
 from firmware_bridge.boards.emulators import EMULATORS
 from tests.demo_game_runs import run_demo_without_a_port
-from tests.test_e2e_service import TIMEOUT, Player, Run, read_game, replay_stream
+from tests.pty_games import TIMEOUT, Player, Run, read_game, replay_stream
 
 REPO = Path(__file__).resolve().parent.parent
 CHESS = engine.find_variant("chess")
@@ -37,11 +37,12 @@ def historical_game(index: int) -> list[str]:
 
 def play_through_service(tmp_path: Path, kind: str, moves: list[str], style: Style, ahead: int = 2,
                          board: Any = None, variant: engine.Variant = CHESS, args: tuple[str, ...] = (),
-                         **options) -> tuple[Any, Run, list[str]]:
+                         close: range = range(0), **options) -> tuple[Any, Run, list[str]]:
     """Play ``moves`` on an emulated board of ``kind`` (or on ``board``, started: a set of
     boards whose first path is ``board.path``, the others given in ``args``) into ``chessery
-    run``; the hands stay at most ``ahead`` plies in front of what the referee has printed.
-    Returns the board, the finished run, and the printed lines."""
+    run``; the hands stay at most ``ahead`` plies in front of what the referee has printed, and
+    only one ply in front for the plies (indices) in ``close``. Returns the board, the finished
+    run, and the printed lines."""
     lines_text = script_for_moves(variant, moves, style)
     if board is None:
         board = EMULATORS[kind](variant.name, **options).start()
@@ -52,19 +53,24 @@ def play_through_service(tmp_path: Path, kind: str, moves: list[str], style: Sty
     try:
         assert run.next_line() == f"frame: {frame}"
         player = Player(board, lines_text, variant)
-        player.allow(ahead)
+
+        def allow(printed: int) -> None:
+            # Ply ``printed + ahead - 1`` may start; one in ``close`` waits one ply longer.
+            n = printed + ahead
+            player.allow(n - 1 if ahead > 1 and n - 1 in close else n)
+
+        allow(0)
         while replay_stream(lines) != moves:
             lines.append(run.next_line())
             assert len(replay_stream(lines)) <= len(moves), replay_stream(lines)
-            player.allow(len(replay_stream(lines)) + ahead)
+            allow(len(replay_stream(lines)))
         read_game(run, moves, lines)
         assert player.finished.wait(TIMEOUT), player.error
         assert run.stop() == 0
     finally:
         if player is not None:
             player.stop()
-        if run.proc.poll() is None:
-            run.proc.kill()
+        run.end()
         board.stop()
     assert player.error is None
     with GameStore(db) as store:
@@ -99,17 +105,39 @@ def test_fast_replies_on_a_board_turned_round(tmp_path: Path, kind: str) -> None
 
 @pytest.mark.parametrize("kind", ["dgt", "millennium"])
 def test_cable_pull_garbage_and_a_damaged_message_lose_nothing(tmp_path: Path, kind: str) -> None:
-    """The hands stay at most one ply ahead of the referee, so at most one move is made while
-    the cable is out: more could leave the order of the moves made meanwhile open (the referee
-    then asks, which no one answers here)."""
+    """Around the cable pull the hands stay at most one ply ahead of the referee, so at most one
+    move is made while the cable is out: more could leave the order of the moves made meanwhile
+    open (the referee then asks, which no one answers here). Elsewhere they stay two plies
+    ahead, as players do: the next move's first touch makes a move that could still go on (a
+    pawn's single step, a slide) final, where one ply ahead it waits the referee's whole quiet
+    for a hand that hesitates (``timing.hesitate_ms``, 3 s) -- ten times in this game."""
     moves = historical_game(2)[:40]
     style = Style(capture="attacker", identity=True, think_ms=250, hand_ms=80)
-    faults = "garbage=40@7,corrupt@15,unplug=700@31,garbage=9@45"
-    board, run, lines = play_through_service(tmp_path, kind, moves, style, ahead=1, faults=faults, seed=4)
+    unplug = 31
+    faults = f"garbage=40@7,corrupt@15,unplug=700@{unplug},garbage=9@45"
+    pulled = ply_of_action(script_for_moves(CHESS, moves, style), unplug)
+    # The ply the cable is pulled in starts once the ply before it is printed, the next one once
+    # the pulled one is (the cable back in).
+    close = range(pulled, pulled + 2)
+    board, run, lines = play_through_service(tmp_path, kind, moves, style, close=close, faults=faults, seed=4)
     assert replay_stream(lines) == moves
     assert board.boots == 2  # it really was unplugged
     err = "".join(run.err)
     assert "reconnecting" in err and "back after" in err
+
+
+def ply_of_action(lines: list[str], action: int) -> int:
+    """The index of the ply (a ``# N. move`` comment starts each) in which the script's
+    ``action``-th lift or place (from 1, as the faults count them) is made."""
+    ply, count = -1, 0
+    for line in lines:
+        if line.startswith("# "):
+            ply += 1
+        elif line.split()[:1] in (["lift"], ["place"]):
+            count += 1
+            if count == action:
+                return ply
+    raise ValueError(f"the script has fewer than {action} lifts and placements")
 
 
 @pytest.mark.parametrize("kind", ["dgt", "millennium"])

@@ -5,28 +5,13 @@ link (Bluetooth) does not supply it. Driver and emulator on a real pseudo-termin
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Callable
-
 import pytest
 import serial
 
 from firmware_bridge.boards import millennium_codec as M
 from firmware_bridge.boards.emulators import MillenniumEmulator
 from firmware_bridge.boards.millennium import MillenniumDriver
-
-TIMEOUT = 10.0
-
-
-def until(link: MillenniumDriver, test: Callable[[], bool]) -> bool:
-    """Round trips to the board (each a ping it answers) until ``test`` holds or TIMEOUT."""
-    deadline = time.monotonic() + TIMEOUT
-    while time.monotonic() < deadline:
-        if test():
-            return True
-        link.ping(TIMEOUT)
-    return test()
+from tests.emulated_boards import TIMEOUT, driver_on, eventually, until
 
 
 def test_reader_takes_r_replies_of_other_lengths() -> None:
@@ -49,29 +34,20 @@ def test_odd_parity_in_bit_7() -> None:
 @pytest.mark.parametrize("shape", ["value", "long"])
 def test_r_replies_of_other_shapes_are_logged_and_the_greeting_goes_on(shape: str, caplog) -> None:
     caplog.set_level("INFO")
-    with MillenniumEmulator("chess", r_shape=shape) as board:
-        link = MillenniumDriver(board.path).start()
-        try:
-            assert link.wait_connected(TIMEOUT)
-            assert until(link, lambda: len(link.found_settings) == 2)
-            assert link.found_settings == {0x01: 20, 0x02: 0}
-            assert link.stats["reply_r_other"] == 2 and link.stats["bad_check"] == 0
-            assert "another shape" in caplog.text
-        finally:
-            link.close()
+    with MillenniumEmulator("chess", r_shape=shape) as board, driver_on(board, MillenniumDriver) as link:
+        assert until(link, lambda: len(link.found_settings) == 2)
+        assert link.found_settings == {0x01: 20, 0x02: 0}
+        assert link.stats["reply_r_other"] == 2 and link.stats["bad_check"] == 0
+        assert "another shape" in caplog.text
 
 
 def test_a_w_echo_with_another_value_is_not_taken_for_the_setting(caplog) -> None:
-    with MillenniumEmulator("chess", ignore_writes=(0x02,)) as board:
-        link = MillenniumDriver(board.path, poll_ms=100).start()
-        try:
-            assert link.wait_connected(TIMEOUT)
-            # (No pings meanwhile: a ping is the poll the driver writes the setting again with.)
-            assert eventually(lambda: link.stats["settings_not_taken"] >= 2)  # written again, refused again
-            assert board.raw_in.count(b"W0203") >= 2
-            assert "echoed setting 02 as 00, not the 03 written" in caplog.text
-        finally:
-            link.close()
+    with (MillenniumEmulator("chess", ignore_writes=(0x02,)) as board,
+          driver_on(board, MillenniumDriver, poll_ms=100) as link):
+        # (No pings meanwhile: a ping is the poll the driver writes the setting again with.)
+        assert eventually(lambda: link.stats["settings_not_taken"] >= 2)  # written again, refused again
+        assert board.raw_in.count(b"W0203") >= 2
+        assert "echoed setting 02 as 00, not the 03 written" in caplog.text
 
 
 def test_a_board_turned_round_is_read_the_right_way_when_a_game_is_resumed() -> None:
@@ -106,16 +82,6 @@ def test_a_board_turned_round_is_read_the_right_way_when_a_game_is_resumed() -> 
                 link.close()
 
 
-def eventually(test: Callable[[], bool]) -> bool:
-    """``test`` holds within TIMEOUT: for states the emulator's and the driver's own threads
-    change with no event to wait on."""
-    pause = threading.Event()
-    deadline = time.monotonic() + TIMEOUT
-    while not test() and time.monotonic() < deadline:
-        pause.wait(0.01)
-    return test()
-
-
 def scanned(board: MillenniumEmulator) -> bool:
     """The emulator's scan has seen what the hands did."""
     return eventually(lambda: board.seen == board.physical)
@@ -131,12 +97,8 @@ def drain(board: MillenniumEmulator) -> None:
 
 def test_parity_is_made_in_software_on_a_bluetooth_link() -> None:
     assert MillenniumDriver("/dev/rfcomm0").soft_parity and not MillenniumDriver("/dev/ttyACM0").soft_parity
-    with MillenniumEmulator("chess") as board:
-        link = MillenniumDriver(board.path, soft_parity=True).start()
-        try:
-            assert link.wait_connected(TIMEOUT)  # the board reads 7 bits: the parity bit is ours
-            link.ping(TIMEOUT)
-            assert board.raw_in and all(bin(b).count("1") % 2 == 1 for b in board.raw_in)
-            assert any(b & 0x80 for b in board.raw_in)
-        finally:
-            link.close()
+    # The board reads 7 bits: the parity bit is ours.
+    with MillenniumEmulator("chess") as board, driver_on(board, MillenniumDriver, soft_parity=True) as link:
+        link.ping(TIMEOUT)
+        assert board.raw_in and all(bin(b).count("1") % 2 == 1 for b in board.raw_in)
+        assert any(b & 0x80 for b in board.raw_in)

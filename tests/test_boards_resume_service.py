@@ -8,7 +8,7 @@ from pathlib import Path
 
 from controller.store import GameStore
 from firmware_bridge.boards.emulators import MillenniumEmulator
-from tests.test_e2e_service import TIMEOUT, Run
+from tests.pty_games import TIMEOUT, Run
 
 
 def test_a_game_resumed_on_a_turned_millennium_is_read_the_right_way(tmp_path: Path) -> None:
@@ -26,15 +26,13 @@ def test_a_game_resumed_on_a_turned_millennium_is_read_the_right_way(tmp_path: P
         second = Run(board.path, db, frame, "--board", "millennium")
         runs.append(second)
         assert second.next_line() == f"frame: {frame}"
-        assert second.wait_err(lambda err: any("the board stands turned round" in line for line in err))
+        second.wait_err(lambda said: "the board stands turned round" in said, "the turned board noticed")
         board.play("lift g1\nplace f3\n", timeout=TIMEOUT, wait_for_host=False)
         assert second.next_line() == "g1f3"
         assert second.stop() == 0
     finally:
         for run in runs:
-            if run.proc.poll() is None:
-                run.proc.kill()
-                run.proc.wait(timeout=10)
+            run.end()
         board.stop()
     with GameStore(db) as store:
         record = store.latest()

@@ -26,6 +26,7 @@ def test_a_read_that_gets_nothing_fails_in_its_time_naming_what_it_waited_for() 
         with pytest.raises(AssertionError, match=r"waited 0\.3 s for the second line from .*nothing on stderr"):
             child.line("the second line", 0.3)
         assert child.proc.poll() is None
+        assert child.line_within(0.3) is None  # a look at a random moment: nothing yet, no failure
     assert child.proc.poll() is not None  # ended by the with block
 
 
@@ -52,3 +53,6 @@ def test_a_child_that_ends_early_is_reported_with_its_status_and_stderr() -> Non
     with (Child([sys.executable, "-c", "import sys; sys.exit('no board here')"]) as child,
           pytest.raises(AssertionError, match=r"ended \(status 1\) before the path.*no board here")):
         child.line("the path", 30)
+    with (Child([sys.executable, "-c", "import sys; sys.exit('gone')"]) as child,
+          pytest.raises(AssertionError, match=r"ended \(status 1\).*gone")):
+        child.line_within(30)

@@ -25,8 +25,8 @@ from firmware_bridge.board_set import BoardSet
 from firmware_bridge.boards.emulators import EMULATORS
 from tests.child import Child, chessery_env
 from tests.demo_game_runs import play_demo_through_pty, run_demo_without_a_port
+from tests.pty_games import REPO, TIMEOUT, Run, read_game, replay_stream
 from tests.test_boards_e2e import play_through_service
-from tests.test_e2e_service import REPO, TIMEOUT, Run, read_game, replay_stream
 
 ALICE = engine.find_variant("alice")
 MOVES = list(DEMO_GAMES["alice"])
@@ -115,9 +115,7 @@ def test_the_demo_game_on_two_of_our_boards_on_two_ports(tmp_path: Path) -> None
             assert board.line("'done' after the script", TIMEOUT) == "done"
             assert run.stop() == 0
         finally:
-            if run.proc.poll() is None:
-                run.proc.kill()
-                run.proc.wait(TIMEOUT)
+            run.end()
     assert replay_stream(printed) == MOVES
     check_record(db)
     err = "".join(run.err)

@@ -18,7 +18,7 @@ from controller.event_scripts import Style, script_for_moves
 from controller.store import GameStore
 from firmware_bridge.script import Place, parse_script
 from firmware_bridge.simboard import SimBoard
-from tests.test_e2e_service import TIMEOUT, Run, latest_game
+from tests.pty_games import TIMEOUT, Run, latest_game
 
 CHESS = engine.find_variant("chess")
 #: One display frame at 30 frames a second: the tolerance the issue sets.
@@ -79,34 +79,6 @@ def read_moves(run: Run, n: int) -> list[str]:
     return got
 
 
-def wait_for_err(run: ClockRun, text: str) -> None:
-    """Wait until the service's stderr says ``text`` (stderr lines arrive on a queue)."""
-    deadline = threading.Event()
-    timer = threading.Timer(TIMEOUT, deadline.set)
-    timer.start()
-    try:
-        while not deadline.is_set():
-            if any(text in line for line in run.err):
-                return
-            run.err_event.wait(0.5)
-            run.err_event.clear()
-        raise AssertionError(f"never said {text!r}: {''.join(run.err)[-2000:]}")
-    finally:
-        timer.cancel()
-
-
-class ClockRun(Run):
-    def __init__(self, port: str, db: Path, frame: Path, *extra: str) -> None:
-        self.err_event = threading.Event()
-        super().__init__(port, db, frame, *extra)
-
-    def _read_err(self) -> None:
-        assert self.proc.stderr is not None
-        for line in self.proc.stderr:
-            self.err.append(line)
-            self.err_event.set()
-
-
 def check_chain(values: list[int], done: list[int], start_ms: int, bonus: Callable[[int], int],
                 tolerance: int = FRAME_MS, first: int = 1) -> None:
     """values[k]: the mover's time after ply k; from ply ``first`` on, each equals that side's
@@ -126,16 +98,21 @@ class ClockGame:
         self.tb = tb
         self.control = control
         self.db, self.frame = tmp_path / "g.sqlite3", tmp_path / "f.png"
-        self.runs: list[ClockRun] = []
+        self.runs: list[Run] = []
         tb.board.start()
 
     @property
-    def run(self) -> ClockRun:
+    def run(self) -> Run:
         return self.runs[-1]
 
     def start(self) -> None:
-        self.runs.append(ClockRun(self.tb.board.path, self.db, self.frame, "--time-control", self.control))
+        self.runs.append(Run(self.tb.board.path, self.db, self.frame, "--time-control", self.control))
         assert self.run.next_line() == f"frame: {self.frame}"
+        # The players start once the referee shows it is watching the board: a service still
+        # starting reads the first events late, and learns the board clock's offset from them
+        # (controller/service/boards.py); the clock would be off by that lateness until an
+        # event comes through promptly.
+        self.run.wait_err(lambda said: "White to move" in said, "the referee's first status")
 
     def play(self, commands: list, moves: list[str]) -> None:
         """The board plays ``commands``; the service prints ``moves``."""
@@ -149,8 +126,7 @@ class ClockGame:
 
     def close(self) -> None:
         for run in self.runs:
-            if run.proc.poll() is None:
-                run.proc.kill()
+            run.end()
         self.tb.board.stop()
 
 
@@ -195,7 +171,7 @@ def test_flag_fall_loses_the_game(clock_game: Callable[[TimedBoard, str], ClockG
     thinks = [100, 200, 100, 7_000]
     game = clock_game(TimedBoard(MOVES[:4], thinks), "0.1")
     game.play(game.tb.commands, MOVES[:3])
-    wait_for_err(game.run, "Game over: 1-0 (time forfeit)")
+    game.run.wait_err(lambda said: "Game over: 1-0 (time forfeit)" in said, "the flag to fall")
     game.finish()
     with GameStore(game.db) as store:
         record = latest_game(store)

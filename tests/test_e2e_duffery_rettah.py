@@ -15,8 +15,8 @@ import pytest
 import engine
 from controller.demo_games import DEMO_GAMES
 from display import theme
+from tests.child import REPO
 from tests.demo_game_runs import play_demo_through_pty, played_demo
-from tests.test_e2e_service import REPO
 
 RESULTS = {
     "duffery-simpletons": ("0-1", "checkmate"),

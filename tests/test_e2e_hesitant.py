@@ -11,12 +11,11 @@ from pathlib import Path
 import pytest
 
 import engine
-from controller.store import GameStore
 from firmware_bridge.script import parse_script
 from firmware_bridge.simboard import SimBoard
 from tests.hand_model import Hands, game_script_with_plies
 from tests.historical_games import historical_games
-from tests.test_e2e_service import TIMEOUT, Run, latest_game, read_game, replay_stream
+from tests.pty_games import play_game
 
 CHESS = engine.find_variant("chess")
 #: Plies of each game played (a sample: the whole games go through ``chessery replay`` in
@@ -32,20 +31,5 @@ def test_a_hesitant_game_through_the_pty_is_recorded_move_for_move(tmp_path: Pat
                                            seed=n)
     assert any(line.startswith("sleep") and int(line.split()[1]) > 1000 for line in lines)  # it does hesitate
     board = SimBoard(CHESS, identity=identity).start()
-    db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
-    run = Run(board.path, db, frame)
-    printed: list[str] = []
-    try:
-        assert run.next_line() == f"frame: {frame}"
-        board.start_script(parse_script("\n".join(lines), CHESS))
-        read_game(run, moves, printed)
-        assert board.done.wait(TIMEOUT)
-        assert run.stop() == 0
-    finally:
-        if run.proc.poll() is None:
-            run.proc.kill()
-        board.stop()
-    assert replay_stream(printed) == moves
-    assert not [line for line in printed if line.startswith("undo ")], printed
-    with GameStore(db) as store:
-        assert latest_game(store).moves == tuple(moves)
+    game = play_game(tmp_path, board, parse_script("\n".join(lines), CHESS), moves)
+    assert not [line for line in game.printed if line.startswith("undo ")], game.printed

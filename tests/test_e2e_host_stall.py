@@ -6,36 +6,19 @@ board's reports (with their own times, before that moment) must still decide."""
 from __future__ import annotations
 
 import signal
-import threading
 from pathlib import Path
 
 from firmware_bridge.simboard import SimBoard
-from tests.test_e2e_service import TIMEOUT, Run
-
-
-class WatchedRun(Run):
-    """``Run`` that also signals when stderr says ``text``."""
-
-    def __init__(self, *args: object, text: str) -> None:
-        self.text = text
-        self.said = threading.Event()
-        super().__init__(*args)  # type: ignore[arg-type]
-
-    def _read_err(self) -> None:
-        assert self.proc.stderr is not None
-        for line in self.proc.stderr:
-            self.err.append(line)
-            if self.text in line:
-                self.said.set()
+from tests.pty_games import TIMEOUT, Run
 
 
 def test_a_move_the_board_finished_while_the_host_was_frozen_is_read_as_finished(tmp_path: Path) -> None:
     board = SimBoard("chess").start()
-    run = WatchedRun(board.path, tmp_path / "games.sqlite3", tmp_path / "frame.png", text="e2e3 (provisional)")
+    run = Run(board.path, tmp_path / "games.sqlite3", tmp_path / "frame.png")
     try:
         assert run.next_line() == f"frame: {tmp_path / 'frame.png'}"
         board.play("lift e2\nplace e3", timeout=TIMEOUT)
-        assert run.said.wait(TIMEOUT), "".join(run.err)
+        run.wait_err(lambda said: "e2e3 (provisional)" in said, "e2e3 shown as provisional")
         run.proc.send_signal(signal.SIGSTOP)
         try:
             # The pawn goes on to e4 within the drag time, then the host stays frozen well past it.
@@ -45,6 +28,5 @@ def test_a_move_the_board_finished_while_the_host_was_frozen_is_read_as_finished
         assert run.next_line() == "e2e4", "".join(run.err)
         assert run.stop() == 0
     finally:
-        if run.proc.poll() is None:
-            run.proc.kill()
+        run.end()
         board.stop()

@@ -31,7 +31,7 @@ from display.window import Window
 from firmware_bridge.script import parse_script
 from firmware_bridge.simboard import SimBoard
 from tests.demo_game_runs import HANDS, play_demo_through_pty, run_demo_without_a_port, script_lines
-from tests.test_e2e_service import TIMEOUT, latest_game, replay_stream
+from tests.pty_games import TIMEOUT, latest_game, replay_stream
 
 ILL = engine.find_variant("illusionary")
 

@@ -46,7 +46,7 @@ from engine.components.placement import Placement
 from engine.components.territory import TerritoryRules
 from firmware_bridge.script import parse_script
 from firmware_bridge.simboard import SimBoard
-from tests.test_e2e_service import Run, latest_game, read_game, replay_stream
+from tests.pty_games import latest_game, play_game, replay_stream
 
 MATH = engine.find_variant("mathematichess")
 RULES = MATH.rules.get(TerritoryRules)
@@ -85,34 +85,21 @@ def test_whole_game_on_an_identity_board_through_chessery_run(tmp_path: Path) ->
     script = tmp_path / "game.txt"
     script.write_text("\n".join(lines) + "\n", encoding="utf-8")
     board = SimBoard(MATH, identity=True, debounce_ms=DEBOUNCE_MS).start()
-    db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
-    run = Run(board.path, db, frame, "--variant", "mathematichess", "--answers", str(script))
-    out: list[str] = []
-    try:
-        assert run.next_line() == f"frame: {frame}"
-        board.start_script(parse_script("\n".join(lines), MATH))
-        read_game(run, MOVES, out)
-        assert board.done.wait(TIMEOUT)
-        assert run.stop() == 0
-    finally:
-        if run.proc.poll() is None:
-            run.proc.kill()
-        board.stop()
-    assert replay_stream(out) == MOVES
+    game = play_game(tmp_path, board, parse_script("\n".join(lines), MATH), MOVES, "--variant", "mathematichess",
+                     "--answers", str(script))
     final = final_position()
-    with GameStore(db) as store:
-        record = latest_game(store)
-        assert record.variant == "mathematichess" and record.moves == tuple(MOVES)
-        assert record.result == "*"  # nobody has ended it
+    record = game.record
+    assert record.variant == "mathematichess"
+    assert record.result == "*"  # nobody has ended it
     stored = engine.start_position(MATH)
     for text in record.moves:
         stored.push_text(text)
     assert RULES.score(stored) == RULES.score(final)
-    err = "".join(run.err)
+    err = game.err
     assert "Take the " in err and err.count("off for good") == 2  # the terminators, asked and answered
     # The last frame shows the final territories and their values: the board part of the PNG is
     # exactly the board of the expected view (the panel's status line may word things its way).
-    image = pygame.image.load(str(frame))
+    image = pygame.image.load(str(game.frame))
     expected = pygame.Surface(image.get_size())
     layout = render(view_from_position(final, scores=score_panel(final)), expected)
     box = layout.board

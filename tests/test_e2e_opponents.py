@@ -2,29 +2,51 @@
 simulated board behind a real pty, the computer our own engine in its own process. The test is
 the human at the board: it plays the human's moves with its hands (events on the simulated
 board) and carries out the computer's moves the service announces (read from what the status
-file shows), and checks that only the computer's own move is accepted on its turn."""
+file shows), and checks that only the computer's own move is accepted on its turn.
+
+The hands press the clock button (gpiozero's MockFactory) after each move, as a player who has
+one does: the next move is only made once the last is taken, so a move that could still go on
+(a pawn's single step, a slide) would otherwise wait the referee's whole quiet for a hand that
+hesitates (``timing.hesitate_ms``, 3 s; tests/test_e2e_hesitant.py plays that wait)."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
+from gpiozero.pins.mock import MockFactory, MockPin
 
 import engine
-from controller.event_scripts import script_for_moves
+from controller.config import GpioConfig
+from controller.event_scripts import Style, script_for_moves
 from controller.service.bus import Wake
 from engine import Position, format_fen, start_position
 from tests.service_rig import TIMEOUT, Rig
 
 #: Fast and deterministic: a one-ply search.
 GO = "go depth 1"
+#: The clock button's pin (``gpio.clock``).
+CLOCK_PIN = 23
+#: A move starts once the last one is taken (no thinking time needed to keep them apart).
+HANDS = Style(think_ms=0, hand_ms=40)
 
 
-def hands(rig: Rig, pos: Position, text: str) -> None:
-    """Carry out ``text`` from ``pos`` on the simulated board, as a player's hands would."""
-    lines = script_for_moves(pos.variant, [text], fen=format_fen(pos))
+def hands(rig: Rig, pos: Position, text: str, clock: MockPin | None = None) -> None:
+    """Carry out ``text`` from ``pos`` on the simulated board, as a player's hands would, then
+    press the ``clock`` button if there is one."""
+    lines = script_for_moves(pos.variant, [text], HANDS, fen=format_fen(pos))
     rig.board.start_script("\n".join(line for line in lines if not line.startswith("choose")) + "\n")
     assert rig.board.done.wait(TIMEOUT), f"the board never played {text}"
+    if clock is not None:
+        clock.drive_low()
+        clock.drive_high()
+
+
+def clocked(rig: Callable[..., Rig], mock_pins: MockFactory, **config: Any) -> tuple[Rig, MockPin]:
+    """A rig whose service has the clock button, and the button's pin."""
+    return rig(gpio=GpioConfig(clock=CLOCK_PIN), **config), mock_pins.pin(CLOCK_PIN)
 
 
 def announced(rig: Rig, plies: int) -> dict:
@@ -55,7 +77,8 @@ def human_move(pos: Position, rng: random.Random) -> str:
     return pos.move_text(rng.choice(captures or moves))
 
 
-def play_game(rig: Rig, variant: engine.Variant, humans: set[int], plies: int, seed: int) -> Position:
+def play_game(rig: Rig, variant: engine.Variant, humans: set[int], plies: int, seed: int,
+              clock: MockPin | None = None) -> Position:
     pos = start_position(variant)
     rng = random.Random(seed)
     rig.wait(lambda: rig.service.session.phase == "play")
@@ -68,16 +91,16 @@ def play_game(rig: Rig, variant: engine.Variant, humans: set[int], plies: int, s
             text = shown["move"]
             assert shown["side"] == variant.sides[pos.side]
             assert "lift" in shown["say"] or "put" in shown["say"]
-        hands(rig, pos, text)
+        hands(rig, pos, text, clock)
         accepted(rig, n + 1, text)
         assert rig.accepted[n][1] == text
         pos.push_text(text)
     return pos
 
 
-def test_chess_a_whole_game_human_against_the_computer_on_the_board(rig) -> None:
-    r = rig(players=(("black", "computer"),), engine_go="go depth 2")
-    pos = play_game(r, engine.find_variant("chess"), {0}, plies=400, seed=3)
+def test_chess_a_whole_game_human_against_the_computer_on_the_board(rig, mock_pins) -> None:
+    r, clock = clocked(rig, mock_pins, players=(("black", "computer"),), engine_go="go depth 2")
+    pos = play_game(r, engine.find_variant("chess"), {0}, plies=400, seed=3, clock=clock)
     outcome = pos.outcome()
     assert outcome is not None  # the game was played to its end
     texts = tuple(pos.move_text(m) for m in pos.move_stack)
@@ -108,10 +131,11 @@ def test_only_the_computers_move_is_accepted_and_a_different_one_is_guided_back(
 
 
 @pytest.mark.parametrize(("name", "plies"), [("alice", 400), ("royal-fury", 400), ("mathematichess", 8)])
-def test_variant_human_against_the_computer(rig, name: str, plies: int) -> None:
+def test_variant_human_against_the_computer(rig, mock_pins, name: str, plies: int) -> None:
     variant = engine.find_variant(name)
-    r = rig(variant=variant, players=((variant.sides[1], "computer"),), engine_go="go depth 2")
-    pos = play_game(r, variant, {0}, plies=plies, seed=5)
+    r, clock = clocked(rig, mock_pins, variant=variant, players=((variant.sides[1], "computer"),),
+                       engine_go="go depth 2")
+    pos = play_game(r, variant, {0}, plies=plies, seed=5, clock=clock)
     assert [text for _game, text in r.accepted] == [pos.move_text(m) for m in pos.move_stack]
     if plies > 100:  # played to its end (alice: 18 plies, royal-fury: 12 with these seeds)
         assert pos.outcome() is not None
@@ -119,12 +143,12 @@ def test_variant_human_against_the_computer(rig, name: str, plies: int) -> None:
         assert r.games()[-1][0] == tuple(pos.move_text(m) for m in pos.move_stack)
 
 
-def test_triscacia_one_human_against_two_computers(rig) -> None:
+def test_triscacia_one_human_against_two_computers(rig, mock_pins) -> None:
     variant = engine.find_variant("triscacia")
-    r = rig(variant=variant, players=((variant.sides[1], "computer"), (variant.sides[2], "computer")),
-            engine_go="go depth 2")
+    r, clock = clocked(rig, mock_pins, variant=variant,
+                       players=((variant.sides[1], "computer"), (variant.sides[2], "computer")), engine_go="go depth 2")
     # 30 plies: a whole game (274 plies to a fifty-move draw with this seed) takes 3 minutes
-    pos = play_game(r, variant, {0}, plies=30, seed=7)
+    pos = play_game(r, variant, {0}, plies=30, seed=7, clock=clock)
     assert [text for _game, text in r.accepted] == [pos.move_text(m) for m in pos.move_stack]
 
 

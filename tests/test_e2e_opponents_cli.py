@@ -13,7 +13,7 @@ from controller.event_scripts import script_for_moves
 from controller.store import GameStore
 from engine import format_fen, start_position
 from firmware_bridge.simboard import SimBoard
-from tests.test_e2e_service import TIMEOUT, Run
+from tests.pty_games import TIMEOUT, Run
 
 CHESS = engine.find_variant("chess")
 SAYS = re.compile(r"Black \(computer\) plays (\S+): (?:take off|lift) ")
@@ -35,11 +35,11 @@ def test_chessery_run_with_a_computer_side_guides_its_moves_onto_the_board(tmp_p
             else:
                 said: list[str] = []
 
-                def announced(err: list[str], said: list[str] = said, ply: int = ply) -> bool:
-                    said[:] = [m.group(1) for line in err if (m := SAYS.search(line))]
+                def announced(err: str, said: list[str] = said, ply: int = ply) -> bool:
+                    said[:] = [m.group(1) for line in err.splitlines() if (m := SAYS.search(line))]
                     return len(said) > ply // 2
 
-                assert run.wait_err(announced), "".join(run.err)[-2000:]
+                run.wait_err(announced, "the computer's move announced")
                 text = said[ply // 2]
             lines = script_for_moves(CHESS, [text], fen=format_fen(pos))
             board.start_script("\n".join(line for line in lines if not line.startswith("choose")) + "\n")
@@ -51,7 +51,5 @@ def test_chessery_run_with_a_computer_side_guides_its_moves_onto_the_board(tmp_p
             record = store.latest()
             assert record is not None and list(record.moves) == [pos.move_text(m) for m in pos.move_stack]
     finally:
-        if run.proc.poll() is None:
-            run.proc.kill()
-            run.proc.wait(TIMEOUT)
+        run.end()
         board.stop()

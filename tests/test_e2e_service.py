@@ -6,157 +6,24 @@ SIGKILL at random moments, the cable pulled while the players go on."""
 
 from __future__ import annotations
 
-import os
 import queue
 import random
 import signal
 import subprocess
-import sys
 import threading
-from collections.abc import Callable
-from functools import partial
 from pathlib import Path
-from typing import Any
 
 import pygame
 
 import engine
 from controller.event_scripts import OPERA_GAME, Style, script_for_moves
-from controller.store import GameRecord, GameStore
-from firmware_bridge.board_set import BoardSet
-from firmware_bridge.pty_board import PtyBoard
+from controller.store import GameStore
 from firmware_bridge.script import parse_script
 from firmware_bridge.simboard import SimBoard
+from tests.child import REPO, chessery_args, chessery_env
+from tests.pty_games import TIMEOUT, Player, Run, latest_game, play_game, replay_stream
 
-REPO = Path(__file__).resolve().parent.parent
 CHESS = engine.find_variant("chess")
-TIMEOUT = 30.0
-
-
-class Run:
-    """``chessery run --headless`` in a subprocess; stdout lines arrive on ``lines``."""
-
-    def __init__(self, port: str, db: Path, frame: Path, *extra: str) -> None:
-        env = dict(os.environ, PYTHONPATH=str(REPO), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-        env.pop("DISPLAY", None)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "controller.cli", "run", "--headless", "--no-gpio", "--port", port,
-             "--db", str(db), "--frame", str(frame), *extra],
-            cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        self.err: list[str] = []
-        self._err_changed = threading.Condition()
-        threading.Thread(target=self._read, daemon=True).start()
-        threading.Thread(target=self._read_err, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)
-
-    def _read_err(self) -> None:
-        assert self.proc.stderr is not None
-        for line in self.proc.stderr:
-            with self._err_changed:
-                self.err.append(line)
-                self._err_changed.notify_all()
-
-    def wait_err(self, check: Callable[[list[str]], bool], timeout: float = TIMEOUT) -> bool:
-        """Wait until what the service said on stderr satisfies ``check``."""
-        with self._err_changed:
-            return self._err_changed.wait_for(lambda: check(self.err), timeout)
-
-    def next_line(self, timeout: float = TIMEOUT) -> str:
-        try:
-            line = self.lines.get(timeout=timeout)
-        except queue.Empty:
-            raise AssertionError(f"no output for {timeout} s; it said: {''.join(self.err)[-3000:]}") from None
-        if line is None:
-            raise AssertionError(f"chessery run ended early: {''.join(self.err)[-2000:]}")
-        return line
-
-    def stop(self) -> int:
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            return self.proc.wait(timeout=TIMEOUT)
-        except subprocess.TimeoutExpired:
-            raise AssertionError(f"chessery run did not stop within {TIMEOUT} s of SIGTERM; it said: "
-                                 f"{''.join(self.err)[-2000:]}") from None
-
-
-def latest_game(store: GameStore) -> GameRecord:
-    """The newest game in ``store``; the test expects one."""
-    record = store.latest()
-    assert record is not None, f"no game in {store.path}"
-    return record
-
-
-def replay_stream(lines: list[str], base: list[str] | None = None) -> list[str]:
-    """The game a stream of printed moves and ``undo MOVE`` lines describes (after ``base``, the
-    moves a resumed game already had)."""
-    game: list[str] = list(base or [])
-    for line in lines:
-        if line.startswith("undo "):
-            assert game and game[-1] == line[5:], f"undo of {line[5:]} but the game ends {game[-1:]}"
-            game.pop()
-        else:
-            game.append(line)
-    return game
-
-
-def read_game(run: Run, expected: list[str], lines: list[str], base: list[str] | None = None) -> None:
-    """Read printed lines until they describe ``expected``."""
-    while replay_stream(lines, base) != expected:
-        lines.append(run.next_line())
-        assert len(replay_stream(lines, base)) <= len(expected) + 1, replay_stream(lines, base)
-
-
-class Player:
-    """Plays a script on the board one ply at a time (the script's ``# N. move`` comments start
-    each ply) in its own thread, starting ply ``i`` only once ``allow(n)`` has been called with
-    ``n > i``: the hands never get more than a given number of plies ahead of the referee."""
-
-    def __init__(self, board: PtyBoard[Any] | BoardSet, lines: list[str], variant: engine.Variant = CHESS) -> None:
-        chunks: list[list[str]] = []
-        for line in lines:
-            if line.startswith("# ") or not chunks:
-                chunks.append([])
-            chunks[-1].append(line)
-        self.board = board
-        self.plies = [parse_script("\n".join(chunk), variant) for chunk in chunks]
-        self.finished = threading.Event()
-        self.error: BaseException | None = None
-        self._allowed = 0
-        self._stop = False
-        self._changed = threading.Condition()
-        threading.Thread(target=self._run, name="player", daemon=True).start()
-
-    def allow(self, plies: int) -> None:
-        with self._changed:
-            self._allowed = max(self._allowed, plies)
-            self._changed.notify_all()
-
-    def stop(self) -> None:
-        with self._changed:
-            self._stop = True
-            self._changed.notify_all()
-
-    def _may_play(self, ply: int) -> bool:
-        return self._allowed > ply or self._stop
-
-    def _run(self) -> None:
-        try:
-            for i, ply in enumerate(self.plies):
-                with self._changed:
-                    if not self._changed.wait_for(partial(self._may_play, i), TIMEOUT):
-                        raise TimeoutError(f"ply {i + 1} was never allowed")
-                    if self._stop:
-                        return
-                self.board.play(ply, timeout=TIMEOUT, wait_for_host=i == 0)
-            self.finished.set()
-        except BaseException as exc:  # reported by the test
-            self.error = exc
 
 
 def start_board(lines: list[str], **options) -> tuple[SimBoard, list]:
@@ -169,29 +36,12 @@ def test_whole_game_with_bounce_slides_and_captures_both_ways(tmp_path: Path) ->
     moves = list(OPERA_GAME)
     style = Style(capture="alternate", castle="rook", slide=True, bounce=True, think_ms=60, hand_ms=30)
     board, commands = start_board(script_for_moves(CHESS, moves, style), faults="bounce", seed=3)
-    db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
-    run = Run(board.path, db, frame)
-    try:
-        assert run.next_line() == f"frame: {frame}"
-        board.start_script(commands)
-        lines: list[str] = []
-        read_game(run, moves, lines)
-        assert board.done.wait(TIMEOUT)
-        assert run.stop() == 0
-    finally:
-        if run.proc.poll() is None:
-            run.proc.kill()
-        board.stop()
-    assert replay_stream(lines) == moves
-    with GameStore(db) as store:
-        record = latest_game(store)
-        assert record.moves == tuple(moves)
-        assert (record.result, record.termination) == ("1-0", "checkmate")
-    image = pygame.image.load(str(frame))
+    game = play_game(tmp_path, board, commands, moves)
+    assert (game.record.result, game.record.termination) == ("1-0", "checkmate")
+    image = pygame.image.load(str(game.frame))
     assert image.get_size() == (800, 480)
-    err = "".join(run.err)
-    assert err.count("no GPIO") == 0  # --no-gpio: not even tried
-    assert "Game over: 1-0 (checkmate)" in err
+    assert game.err.count("no GPIO") == 0  # --no-gpio: not even tried
+    assert "Game over: 1-0 (checkmate)" in game.err
 
 
 def test_kill_9_at_random_moments_loses_no_accepted_move(tmp_path: Path) -> None:
@@ -225,19 +75,14 @@ def test_kill_9_at_random_moments_loses_no_accepted_move(tmp_path: Path) -> None
             target = printed() + rng.randint(1, 4)
             while printed() < min(target, len(moves) - 1):
                 lines.append(run.next_line())
-            try:
-                line = run.lines.get(timeout=rng.uniform(0.0, 0.4))  # a random moment, maybe mid-move
-                if line:
-                    lines.append(line)
-            except queue.Empty:
-                pass
+            line = run.line_within(rng.uniform(0.0, 0.4))  # a random moment, maybe mid-move
+            if line is not None:
+                lines.append(line)
             run.proc.send_signal(signal.SIGKILL)
             run.proc.wait(timeout=10)
             kills += 1
-            while not run.lines.empty():  # what it printed before it died
-                line = run.lines.get()
-                if line is not None:
-                    lines.append(line)
+            lines += run.rest("what it printed before it died")
+            run.end()
             with GameStore(db) as store:  # every move it reported is in the file
                 stored = list(latest_game(store).moves)
             assert stored[:printed()] == replay_stream(lines, base)
@@ -251,8 +96,7 @@ def test_kill_9_at_random_moments_loses_no_accepted_move(tmp_path: Path) -> None
         assert run.stop() == 0
     finally:
         player.stop()
-        if run.proc.poll() is None:
-            run.proc.kill()
+        run.end()
         board.stop()
     with GameStore(db) as store:
         assert list(latest_game(store).moves) == moves
@@ -268,39 +112,20 @@ def test_cable_pulled_while_the_players_go_on(tmp_path: Path) -> None:
     moves = list(OPERA_GAME[:14])
     style = Style(capture="alternate", think_ms=500, hand_ms=60)
     board, commands = start_board(script_for_moves(CHESS, moves, style), faults="unplug=600@25")
-    db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
-    run = Run(board.path, db, frame)
-    try:
-        assert run.next_line().startswith("frame: ")
-        board.start_script(commands)
-        lines: list[str] = []
-        read_game(run, moves, lines)
-        assert board.done.wait(TIMEOUT)
-        assert run.stop() == 0
-    finally:
-        if run.proc.poll() is None:
-            run.proc.kill()
-        board.stop()
+    game = play_game(tmp_path, board, commands, moves)
     assert board.boots == 2  # it really was unplugged and came back
-    assert replay_stream(lines) == moves
-    with GameStore(db) as store:
-        assert latest_game(store).moves == tuple(moves)
-    err = "".join(run.err)
-    assert "reconnecting" in err and "back after" in err
+    assert "reconnecting" in game.err and "back after" in game.err
 
 
 def test_demo_without_a_port_plays_to_the_end_by_itself(tmp_path: Path) -> None:
     """``chessery run`` with no port: the built-in simulated board (its own process, a real pty)
     plays the demo game; headless, the service prints the moves and ends when the game does.
     Without GPIO on this machine it says so once and carries on."""
-    env = dict(os.environ, PYTHONPATH=str(REPO), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
-               GPIOZERO_PIN_FACTORY="")
-    env.pop("DISPLAY", None)
     db, frame = tmp_path / "games.sqlite3", tmp_path / "frame.png"
     proc = subprocess.run(
-        [sys.executable, "-m", "controller.cli", "run", "--headless", "--db", str(db), "--frame", str(frame),
-         "--demo-moves", "f2f3 e7e5 g2g4 d8h4"],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=60)
+        chessery_args("run", "--headless", "--db", str(db), "--frame", str(frame),
+                      "--demo-moves", "f2f3 e7e5 g2g4 d8h4"),
+        cwd=REPO, env=chessery_env(GPIOZERO_PIN_FACTORY=""), capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0] == f"frame: {frame}"

@@ -13,7 +13,7 @@ import pytest
 
 from controller.inference import Event
 from controller.screen import view_of
-from tests.test_e2e_service import replay_stream
+from tests.pty_games import replay_stream
 from tests.test_session_session import Clock, cell, move, started
 
 REPO = Path(__file__).resolve().parent.parent

@@ -29,9 +29,9 @@ from display.view import PieceView, view_from_position
 from engine import parse_fen, start_position
 from engine.errors import PositionError
 from engine.perft import perft
+from tests.child import REPO
 from tests.demo_game_runs import played_demo
 from tests.test_controller_inference import play
-from tests.test_e2e_service import REPO
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 

