@@ -295,7 +295,8 @@ class Line(Component):
         return out, building
 
     def _reach(self, board: list[int], side: int) -> dict[int, list[int]]:
-        """Empty cells ``side``'s men can move to (from the move tables), with where from."""
+        """Empty cells ``side``'s men can move to (from the move tables), with where from. The
+        filter stages (the no-return rule, no line of six) are not asked: a leaf's estimate."""
         v = self.v
         owner = v.owner
         leaps, rides = v.leaps, v.rides
