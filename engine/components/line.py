@@ -34,8 +34,6 @@ _DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
 #: Search terms (centipawns): per man in the enemy half, per square of the longest run, and a run
 #: one short of a line.
 LINE_HALF, LINE_RUN, LINE_THREAT = 15, 12, 150
-#: Per winning window holding all but two of a side's men and no enemy (a line being built).
-LINE_BUILD = 20
 #: The side to move completes a line next move; the side that just moved has two lines to
 #: complete (one block stops only one): won positions the search should see at its leaves,
 #: where Zeta has no captures to follow.
@@ -236,11 +234,11 @@ class Line(Component):
 
     def evaluate(self, pos: Position, values: Sequence[int], scores: list[int]) -> None:
         # A search sees a line only when it is complete, and Zeta has no captures for quiescence
-        # to follow: the leaves must see the threats. Per side: its longest run, its men in the
-        # enemy half (where lines must lie), the winning windows it is filling, and the cells
-        # that would complete a line and that one of its men (outside that window) can reach.
-        # The side to move with such a cell wins next move; a side that just moved with two of
-        # them cannot be stopped (one block stops one line).
+        # to follow: the leaves must see the threats. Per side: its longest run (a run one short
+        # of a line counts extra), its men in the enemy half (where lines must lie), and the
+        # cells that would complete a winning line: the side to move that can play there wins
+        # next move; a side that just moved with two such cells its men (outside the line)
+        # reach cannot be stopped (one block stops one line).
         board = pos.board
         v = self.v
         owner = v.owner
@@ -253,29 +251,31 @@ class Line(Component):
                     if cell in half:
                         scores[side] += LINE_HALF
                     best = max(best, self.run_through(board, cell, side))
-            scores[side] += LINE_RUN * best * best
-            threats, building = self._threats(pos, side, n)
-            scores[side] += LINE_BUILD * building
+            scores[side] += LINE_RUN * best * best + (LINE_THREAT if best == n - 1 else 0)
+            threats = self._threats(pos, side, n)
             if not threats:
+                continue
+            if side == pos.side:
+                # the side to move: its legal moves say whether one completes a line (the move
+                # tables alone would also count moves the filters forbid, such as going back
+                # out of the enemy half, and a won position that is not won misleads a search)
+                if any(m.to == cell and m.frm not in window for m in self.rules.legal_moves(pos)
+                       for cell, window in threats):
+                    scores[side] += LINE_WON
                 continue
             reach = self._reach(board, side)
             open_cells = {cell for cell, window in threats if any(f not in window for f in reach.get(cell, ()))}
-            if side == pos.side and open_cells:
-                scores[side] += LINE_WON
-            elif len(open_cells) >= 2:
+            if len(open_cells) >= 2:
                 scores[side] += LINE_FORK
-            elif open_cells:
-                scores[side] += LINE_THREAT
 
-    def _threats(self, pos: Position, side: int, n: int) -> tuple[list[tuple[int, tuple[int, ...]]], int]:
-        """(empty cell, window) for each winning window of ``side`` that lacks one man there, and
-        the count of windows lacking two (no enemy in either)."""
+    def _threats(self, pos: Position, side: int, n: int) -> list[tuple[int, tuple[int, ...]]]:
+        """(empty cell, window) for each winning window of ``side`` that lacks one man there
+        and holds no enemy (with ``line_needs``, a man of a needed kind must be in it)."""
         board = pos.board
         owner = self.v.owner
         needs = self.needs
         kind_at = self.v.kind_at
         out: list[tuple[int, tuple[int, ...]]] = []
-        building = 0
         for window in self.windows[side]:
             mine = 0
             empty = -1
@@ -290,9 +290,7 @@ class Line(Component):
             else:
                 if mine == n - 1 and (not needs or any(kind_at[board[c]] in needs for c in window if c != empty)):
                     out.append((empty, window))
-                elif mine == n - 2:
-                    building += 1
-        return out, building
+        return out
 
     def _reach(self, board: list[int], side: int) -> dict[int, list[int]]:
         """Empty cells ``side``'s men can move to (from the move tables), with where from. The
