@@ -3,6 +3,7 @@
     ./dev bench search [--variants chess,zeta] [--movetime 1.0]
         [--positions 3] [--perft-depth 2] [--memory-seconds 3]
     ./dev bench search --core [--core-games 6]
+    ./dev bench search --depth 3 [--variants ...] [--positions 3]
 
 For each variant, in the same run: the search's nodes per second over ``--positions`` positions
 (the start, then positions after seeded random plies; ``--movetime`` seconds each), and
@@ -12,6 +13,10 @@ cost per *played* position is the comparable figure: a search node generates, pu
 evaluates). ``--memory-seconds``: the peak resident memory (VmHWM) of a ``chessery engine``
 process after a search of that many seconds in chess and in Mathematichess (UCI dialogue over
 pipes, the real process).
+
+``--depth N``: instead of a time, the nodes each search needs to finish depth N in the same
+positions (royal-fury and triscacia one less, mathematichess 1): a figure that does not depend on
+the machine's load, for comparing two versions of the search (pruning, ordering).
 
 ``--core``: the referee's decision core (``bench/latency.py``'s core bench, chess) timed twice in
 the same run: alone, and while a ``chessery engine`` process searches (``go infinite``) beside
@@ -124,6 +129,23 @@ def core_beside_a_search(games: int, plies: int) -> None:
             proc.wait(timeout=30)
 
 
+#: Variants whose nodes are slow enough that the fixed depth is lowered (see the docstring).
+SHALLOWER = {"royal-fury": 1, "triscacia": 1, "triscacia-10x10": 1}
+ONE_PLY = {"mathematichess"}
+
+
+def nodes_to_depth(variants: str, depth: int, count: int, seed: int) -> None:
+    print(f"# search: --variants {variants} --depth {depth} --positions {count} --seed {seed}", flush=True)
+    print(f"{'variant':20s} {'depth':>5s} {'nodes':>9s} {'seconds':>8s}", flush=True)
+    for name in [n for n in variants.split(",") if n]:
+        d = 1 if name in ONE_PLY else max(1, depth - SHALLOWER.get(name, 0))
+        nodes = 0
+        start = time.perf_counter()
+        for pos in positions(name, count, seed):
+            nodes += Searcher(find_variant(name), hash_mb=64).search(pos, Limits(depth=d)).nodes
+        print(f"{name:20s} {d:5d} {nodes:9d} {time.perf_counter() - start:8.1f}", flush=True)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--variants", default=",".join(variant_names()))
@@ -134,9 +156,13 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--core", action="store_true", help="only the referee's core p99 alone and beside a search")
     p.add_argument("--core-games", type=int, default=6)
+    p.add_argument("--depth", type=int, default=0, help="nodes to finish this depth instead of nodes a second")
     args = p.parse_args()
     if args.core:
         core_beside_a_search(args.core_games, 80)
+        return
+    if args.depth:
+        nodes_to_depth(args.variants, args.depth, args.positions, args.seed)
         return
     print(f"# search: --variants {args.variants} --movetime {args.movetime} --positions {args.positions} "
           f"--perft-depth {args.perft_depth} --memory-seconds {args.memory_seconds}", flush=True)

@@ -23,6 +23,7 @@ from controller.config import GpioConfig
 from controller.event_scripts import Style, script_for_moves
 from controller.service.bus import Wake
 from engine import Position, format_fen, start_position
+from engine.search.evaluation import Evaluator
 from tests.service_rig import TIMEOUT, Rig
 
 #: Fast and deterministic: a one-ply search.
@@ -77,15 +78,29 @@ def human_move(pos: Position, rng: random.Random) -> str:
     return pos.move_text(rng.choice(captures or moves))
 
 
+def losing_move(pos: Position, rng: random.Random) -> str:
+    """The move that leaves the human worst off by the engine's own static evaluation (ties at
+    random): a player who hangs his men and opens his king, so a whole game ends soon."""
+    ev = Evaluator(pos.variant)
+    side = pos.side
+    scored = []
+    for m in pos.legal_moves():
+        pos.push(m)
+        scored.append((ev.relative(pos, side), rng.random(), m))
+        pos.pop()
+    return pos.move_text(min(scored, key=lambda s: s[:2])[2])
+
+
 def play_game(rig: Rig, variant: engine.Variant, humans: set[int], plies: int, seed: int,
-              clock: MockPin | None = None) -> Position:
+              clock: MockPin | None = None,
+              human: Callable[[Position, random.Random], str] = human_move) -> Position:
     pos = start_position(variant)
     rng = random.Random(seed)
     rig.wait(lambda: rig.service.session.phase == "play")
     while len(pos.move_stack) < plies and pos.outcome() is None:
         n = len(pos.move_stack)
         if pos.side in humans:
-            text = human_move(pos, rng)
+            text = human(pos, rng)
         else:
             shown = announced(rig, n)
             text = shown["move"]
@@ -143,13 +158,22 @@ def test_variant_human_against_the_computer(rig, mock_pins, name: str, plies: in
         assert r.games()[-1][0] == tuple(pos.move_text(m) for m in pos.move_stack)
 
 
-def test_triscacia_one_human_against_two_computers(rig, mock_pins) -> None:
+def test_triscacia_a_whole_game_one_human_against_two_computers(rig, mock_pins) -> None:
     variant = engine.find_variant("triscacia")
     r, clock = clocked(rig, mock_pins, variant=variant,
-                       players=((variant.sides[1], "computer"), (variant.sides[2], "computer")), engine_go="go depth 2")
-    # 30 plies: a whole game (274 plies to a fifty-move draw with this seed) takes 3 minutes
-    pos = play_game(r, variant, {0}, plies=30, seed=7, clock=clock)
-    assert [text for _game, text in r.accepted] == [pos.move_text(m) for m in pos.move_stack]
+                       players=((variant.sides[1], "computer"), (variant.sides[2], "computer")), engine_go=GO)
+    # A human who plays his worst move (by the engine's evaluation) against two one-ply
+    # computers: with this seed Red mates Blue soon after the thirty placements. (Random moves
+    # against two-ply computers ran 274 plies to a fifty-move draw: three minutes.)
+    pos = play_game(r, variant, {0}, plies=400, seed=7, clock=clock, human=losing_move)
+    outcome = pos.outcome()
+    assert outcome is not None  # the game was played to its end
+    texts = tuple(pos.move_text(m) for m in pos.move_stack)
+    assert tuple(text for _game, text in r.accepted) == texts
+    r.wait(lambda: r.service.session.phase == "over")
+    moves, result, _termination = r.games()[-1]
+    assert moves == texts
+    assert result == outcome.result(3, variant.sides)
 
 
 BROKEN_ENGINE = """import sys

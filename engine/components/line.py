@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..moves import PLAIN
+from ..pieces import MOVE
 from ..position import Outcome
 from . import Component, register
 
@@ -33,6 +34,10 @@ _DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
 #: Search terms (centipawns): per man in the enemy half, per square of the longest run, and a run
 #: one short of a line.
 LINE_HALF, LINE_RUN, LINE_THREAT = 15, 12, 150
+#: The side to move completes a line next move; the side that just moved has two lines to
+#: complete (one block stops only one): won positions the search should see at its leaves,
+#: where Zeta has no captures to follow.
+LINE_WON, LINE_FORK = 3000, 1500
 
 
 def depths(v: Variant, side: int) -> list[int]:
@@ -81,6 +86,23 @@ class Line(Component):
                     cur, i = step[cur], i + 1
             self.line_of.append(line_of)
             self.place.append(place)
+        # Per side, every run of ``line_length`` cells that would win there (the half rules).
+        n = v.line_length
+        self.windows: list[list[tuple[int, ...]]] = [[] for _ in range(v.nsides)]
+        for vec, step, back in self.steps:
+            for cell in range(g.size):
+                if back[cell] >= 0:
+                    continue
+                ray = []
+                cur = cell
+                while cur >= 0:
+                    ray.append(cur)
+                    cur = step[cur]
+                for first in range(len(ray) - n + 1):
+                    window = tuple(ray[first:first + n])
+                    for side in range(v.nsides):
+                        if self._placed(side, vec, window):
+                            self.windows[side].append(window)
 
     # -- queries --------------------------------------------------------------------------------
     def line_cells(self, pos: Position, side: int) -> tuple[int, ...]:
@@ -123,14 +145,20 @@ class Line(Component):
                 return window
         return ()
 
-    def _wins(self, pos: Position, side: int, vec: tuple[int, int], window: tuple[int, ...]) -> bool:
-        v = self.v
+    def _placed(self, side: int, vec: tuple[int, int], window: tuple[int, ...]) -> bool:
+        """Does a line on ``window`` lie where it may win for ``side`` (the half rules)?"""
         if self.enemy_cells:
             inside = sum(c in self.enemy_half[side] for c in window)
-            fx, fy = v.forward[side]
+            fx, fy = self.v.forward[side]
             across = vec[0] * fx + vec[1] * fy == 0
             if inside < (len(window) if across else self.enemy_cells):
                 return False
+        return True
+
+    def _wins(self, pos: Position, side: int, vec: tuple[int, int], window: tuple[int, ...]) -> bool:
+        v = self.v
+        if not self._placed(side, vec, window):
+            return False
         if self.needs:
             kind_at = v.kind_at
             return any(kind_at[pos.board[c]] in self.needs for c in window)
@@ -205,12 +233,17 @@ class Line(Component):
         return None
 
     def evaluate(self, pos: Position, values: Sequence[int], scores: list[int]) -> None:
-        # A search sees a line only when it is complete: reward each side's longest run (more
-        # the nearer it is to a win) and its men in the enemy half, where Zeta's lines must lie.
+        # A search sees a line only when it is complete, and Zeta has no captures for quiescence
+        # to follow: the leaves must see the threats. Per side: its longest run (a run one short
+        # of a line counts extra), its men in the enemy half (where lines must lie), and the
+        # cells that would complete a winning line: the side to move that can play there wins
+        # next move; a side that just moved with two such cells its men (outside the line)
+        # reach cannot be stopped (one block stops one line).
         board = pos.board
-        owner = self.v.owner
-        n = self.v.line_length
-        for side in range(self.v.nsides):
+        v = self.v
+        owner = v.owner
+        n = v.line_length
+        for side in range(v.nsides):
             half = self.enemy_half[side]
             best = 0
             for cell, code in enumerate(board):
@@ -219,3 +252,64 @@ class Line(Component):
                         scores[side] += LINE_HALF
                     best = max(best, self.run_through(board, cell, side))
             scores[side] += LINE_RUN * best * best + (LINE_THREAT if best == n - 1 else 0)
+            threats = self._threats(pos, side, n)
+            if not threats:
+                continue
+            if side == pos.side:
+                # the side to move: its legal moves say whether one completes a line (the move
+                # tables alone would also count moves the filters forbid, such as going back
+                # out of the enemy half, and a won position that is not won misleads a search)
+                if any(m.to == cell and m.frm not in window for m in self.rules.legal_moves(pos)
+                       for cell, window in threats):
+                    scores[side] += LINE_WON
+                continue
+            reach = self._reach(board, side)
+            open_cells = {cell for cell, window in threats if any(f not in window for f in reach.get(cell, ()))}
+            if len(open_cells) >= 2:
+                scores[side] += LINE_FORK
+
+    def _threats(self, pos: Position, side: int, n: int) -> list[tuple[int, tuple[int, ...]]]:
+        """(empty cell, window) for each winning window of ``side`` that lacks one man there
+        and holds no enemy (with ``line_needs``, a man of a needed kind must be in it)."""
+        board = pos.board
+        owner = self.v.owner
+        needs = self.needs
+        kind_at = self.v.kind_at
+        out: list[tuple[int, tuple[int, ...]]] = []
+        for window in self.windows[side]:
+            mine = 0
+            empty = -1
+            for c in window:
+                o = owner[board[c]]
+                if o == side:
+                    mine += 1
+                elif o >= 0:
+                    break
+                else:
+                    empty = c
+            else:
+                if mine == n - 1 and (not needs or any(kind_at[board[c]] in needs for c in window if c != empty)):
+                    out.append((empty, window))
+        return out
+
+    def _reach(self, board: list[int], side: int) -> dict[int, list[int]]:
+        """Empty cells ``side``'s men can move to (from the move tables), with where from. The
+        filter stages (the no-return rule, no line of six) are not asked: a leaf's estimate."""
+        v = self.v
+        owner = v.owner
+        leaps, rides = v.leaps, v.rides
+        out: dict[int, list[int]] = {}
+        for cell, code in enumerate(board):
+            if owner[code] != side:
+                continue
+            for t, mode, lame, _initial in leaps[code][cell]:
+                if mode & MOVE and not board[t] and (lame < 0 or not board[lame]):
+                    out.setdefault(t, []).append(cell)
+            for ray, mode, hop, _initial in rides[code][cell]:
+                if hop or not mode & MOVE:
+                    continue
+                for t in ray:
+                    if board[t]:
+                        break
+                    out.setdefault(t, []).append(cell)
+        return out

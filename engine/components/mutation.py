@@ -24,6 +24,12 @@ if TYPE_CHECKING:
     from ..rules import Rules
 
 
+#: Search terms (centipawns). A royal is what a side can lose by (checkmate of any one of them):
+#: each costs its side ``ROYAL_LIABILITY``, and each enemy man within ``NEAR`` king steps of it
+#: earns the enemy ``ROYAL_PRESSURE`` (the way to a mate).
+ROYAL_LIABILITY, ROYAL_PRESSURE, NEAR = 120, 20, 2
+
+
 @register("mutation")
 class Mutation(Component):
     options: ClassVar[dict[str, Any]] = {"mutate": {}, "mutation_limits": {}}
@@ -46,15 +52,34 @@ class Mutation(Component):
             if new is not None:
                 self.becomes[code] = v.code(new, v.owner[code])
         self.limits = limits
+        coords = v.geometry.coords
+        #: Per cell: the cells within NEAR king steps (for the evaluate stage).
+        self.near = [tuple(c for c, (x2, y2) in enumerate(coords) if max(abs(x - x2), abs(y - y2)) <= NEAR)
+                     for x, y in coords]
 
     def evaluate(self, pos: Position, values: Sequence[int], scores: list[int]) -> None:
         # A man is partly what it becomes on its next move: a quarter of the difference counts.
+        # Moving up the chain is not progress in itself (both sides do it, and a queen that moves
+        # becomes a king, the only thing a side can be mated by): a side's royals are a liability
+        # and men gathered round an enemy royal are what wins, so the search brings them there
+        # and keeps its own royals out of the enemy's camp.
         becomes = self.becomes
-        owner = self.v.owner
-        for code in pos.board:
+        v = self.v
+        owner = v.owner
+        is_royal = v.is_royal
+        board = pos.board
+        for code in board:
             new = becomes[code]
             if new:
                 scores[owner[code]] += (values[new] - values[code]) // 4
+        rules = self.rules
+        for side in range(v.nsides):
+            for royal in rules.royal_cells(board, side):
+                scores[side] -= ROYAL_LIABILITY
+                for c in self.near[royal]:
+                    code = board[c]
+                    if code and owner[code] != side and not is_royal[code]:
+                        scores[owner[code]] += ROYAL_PRESSURE
 
     def transform(self, pos: Position, moves: list[Move]) -> list[Move]:
         becomes = self.becomes

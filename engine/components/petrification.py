@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     from ..rules import Rules
 
 QUEEN_LINES = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+#: Search terms: the share of its value a petrified man loses (it neither moves, nor takes, nor
+#: defends); a petrified royal cannot flee the next attack, so it loses more.
+FROZEN_SHARE, FROZEN_ROYAL_SHARE = 5, 3
 
 
 @register("petrification")
@@ -107,6 +110,18 @@ class Petrification(Component):
                         return True
                     break
         return False
+
+    def evaluate(self, pos: Position, values: Sequence[int], scores: list[int]) -> None:
+        # A search a ply or two deep (Royal Fury's men are slow to generate) does not see a
+        # frozen Fury taken three plies later: the frozen man is worth less now.
+        board = pos.board
+        frozen = self.frozen_at(pos)
+        owner = self.v.owner
+        is_royal = self.v.is_royal
+        for cell in range(len(board)):
+            if frozen[cell]:
+                code = board[cell]
+                scores[owner[code]] -= values[code] // (FROZEN_ROYAL_SHARE if is_royal[code] else FROZEN_SHARE)
 
     def filter(self, pos: Position, moves: list[Move]) -> list[Move]:
         if not self.table_pieces:

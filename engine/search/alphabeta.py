@@ -31,6 +31,7 @@ from ..variant import Variant
 from .evaluation import Evaluator
 from .limits import Deadline, Limits, StopSignal
 from .ordering import MoveOrderer
+from .pruning import worth_searching
 from .skill import MAX_SKILL, QUIESCENCE_PLIES, skill_depth, skill_noise, skill_quiescence
 from .table import EXACT, LOWER, UPPER, Entry, TranspositionTable, move_key
 
@@ -43,6 +44,10 @@ EVASION_PLIES = 2
 #: Below the root, at most this many moves of a node are searched (see the module docstring).
 WIDE = 48
 ROOT_WIDE = 64
+#: Beyond the first ``QUIET_PLIES`` capture plies of quiescence, only the ``QUIET_WIDE`` best
+#: captures (victim value first) are followed: Royal Fury's charges and chains give dozens of
+#: captures a node and six plies of all of them cost thousands of nodes a leaf.
+QUIET_PLIES, QUIET_WIDE = 2, 4
 #: The deadline is looked at every this many nodes (a node costs 50-400 us, the look under 1 us;
 #: a single node of a wide position can cost milliseconds, so every node).
 CHECK_EVERY = 1
@@ -311,7 +316,11 @@ class Searcher:
                     return stand
                 beta = min(beta, stand)
             best = stand
-            captures = self.orderer.captures(rules.legal_moves(pos))
+            captures = worth_searching(self.orderer.captures(rules.legal_moves(pos)), stand,
+                                       alpha if maximizing else beta, maximizing, pos.side,
+                                       self.evaluator.tables.values, self.v)
+            if qply >= QUIET_PLIES:
+                captures = captures[:QUIET_WIDE]
         for m in captures:
             pos.push(m)
             s = self._quiesce(alpha, beta, ply + 1, qply + 1)

@@ -41,6 +41,16 @@ class MoveOrderer:
         captured = move.captured
         if not captured and move.tag == EN_PASSANT:
             return 100
+        victims = move.victims
+        if len(victims) > 1:
+            # a charge or a chain (Royal Fury): every man it takes, a royal among them first
+            total = 0
+            for cell, before, _after in move.changes:
+                if cell in victims:
+                    if self.is_royal[before]:
+                        return ROYAL_VICTIM
+                    total += self.values[before]
+            return total
         return ROYAL_VICTIM if self.is_royal[captured] else self.values[captured]
 
     def capture_score(self, move: Move) -> int:
