@@ -37,6 +37,7 @@ from typing import Literal
 import engine
 from engine import Outcome, Position, Variant
 
+from .core_types import PendingKind, PromptKind, StatusKind
 from .inference import RESYNC_PLIES, Decision, Event, Fix, Option, Prompt, Referee, Status, Timing
 from .messages import wanted_text
 from .pgn import export_pgn
@@ -64,7 +65,7 @@ class Update:
     note: str = ""
 
 
-MENU_PROMPT = Prompt("menu", "Start a new game?", (Option("yes", "New game"), Option("no", "Keep playing")))
+MENU_PROMPT = Prompt(PromptKind.MENU, "Start a new game?", (Option("yes", "New game"), Option("no", "Keep playing")))
 AGREE = Option("agree", "End the game by agreement")
 
 
@@ -131,7 +132,7 @@ class Session:
     @property
     def status(self) -> Status:
         if self._menu is not None:
-            return Status("ask", self._menu.question, prompt=self._menu)
+            return Status(StatusKind.ASK, self._menu.question, prompt=self._menu)
         if self.phase == "over":
             return self._over_status()
         return self.core.status
@@ -199,9 +200,9 @@ class Session:
                 keys = ", ".join(o.key for o in menu.options)
                 raise ValueError(f"{key!r} is not an answer to {menu.question!r} (choose {keys})")
             self._menu = None
-            if menu.kind == "agreement":
+            if menu.kind == PromptKind.AGREEMENT:
                 return self._agree(now) if opt.key == "yes" else Update(self.phase, self.status)
-            if menu.kind == "new_on_board":
+            if menu.kind == PromptKind.NEW_ON_BOARD:
                 if opt.key == "yes":
                     return self._start_from_board(now, f"game {self.game_id} kept as abandoned")
                 return Update(self.phase, self.status)
@@ -283,23 +284,24 @@ class Session:
 
     def _after(self, update: Update, now: int) -> Update:
         core = self.core
-        if self._resynced and (update.accepted or core.pending_kind == "clean"):
+        if self._resynced and (update.accepted or core.pending_kind == PendingKind.CLEAN):
             self._resynced = False  # the core worked it out, or the board was put back
-        if self._menu is not None and self._menu.kind == "new_on_board" and core.observed != self._asked_readings:
+        if (self._menu is not None and self._menu.kind == PromptKind.NEW_ON_BOARD
+                and core.observed != self._asked_readings):
             self._menu = None  # the board changed under the question: judged afresh
         if update.status.prompt is not None and update.status.prompt is not self._last.prompt:
             self.selected = 0
-        if self.phase == "setup" and core.status.kind == "idle":
+        if self.phase == "setup" and core.status.kind == StatusKind.IDLE:
             self.game_id = self.store.new_game(self.variant.name, self.position.fen())
             self.phase = "play"
             core.set_playing(True, now)
             update = Update(self.phase, core.status, update.accepted, update.undone,
                             "; ".join(x for x in (update.note, "game started") if x))
-        elif (self.phase == "play" and self._resynced and core.pending_kind == "wrong" and self._menu is None
+        elif (self.phase == "play" and self._resynced and core.pending_kind == PendingKind.WRONG and self._menu is None
               and core.observed != self._asked_readings):
             self._ask_new_game_on_board()
             update = Update(self.phase, self.status, update.accepted, update.undone, update.note)
-        elif self.phase == "play" and core.outcome is not None and core.status.kind == "idle":
+        elif self.phase == "play" and core.outcome is not None and core.status.kind == StatusKind.IDLE:
             outcome = core.outcome
             assert self.game_id is not None
             self.store.finish(self.game_id, self._result(outcome), outcome.termination)
@@ -381,7 +383,8 @@ class Session:
                 pos.push(move)
             shown = " ".join(texts)
         what = f"a new game ({shown})" if shown else "a new game"
-        self._menu = Prompt("new_on_board", f"The board shows {what}. Start it? (this game stays stored, abandoned)",
+        self._menu = Prompt(PromptKind.NEW_ON_BOARD,
+                            f"The board shows {what}. Start it? (this game stays stored, abandoned)",
                             (Option("yes", "Start the new game"), Option("no", "Keep this game")))
         self.selected = 0
 
@@ -392,8 +395,8 @@ class Session:
             return MENU_PROMPT
         reason = agreement.agreement_refusal(self.position)
         if reason:
-            return Prompt("menu", f"Start a new game? (No ending by agreement: {reason})", MENU_PROMPT.options)
-        return Prompt("menu", "End the game or start a new one?", (AGREE, *MENU_PROMPT.options))
+            return Prompt(PromptKind.MENU, f"Start a new game? (No ending by agreement: {reason})", MENU_PROMPT.options)
+        return Prompt(PromptKind.MENU, "End the game or start a new one?", (AGREE, *MENU_PROMPT.options))
 
     def _agreement_prompt(self) -> Prompt:
         """The second player's confirmation, with what the result would be."""
@@ -404,7 +407,7 @@ class Session:
         totals = ""
         if scoring is not None:  # short: the prompt's title has two lines; the panel names the sides
             totals = ", " + " to ".join(str(total) for total in scoring.score(self.position).totals)
-        return Prompt("agreement", f"Both agree to end? {self._result(outcome)}{totals}",
+        return Prompt(PromptKind.AGREEMENT, f"Both agree to end? {self._result(outcome)}{totals}",
                       (Option("yes", "Yes, both agree"), Option("no", "Keep playing")))
 
     def _agree(self, now: int) -> Update:
@@ -451,7 +454,7 @@ class Session:
             f"Game over: {self._result(outcome)} ({outcome.termination.replace('_', ' ')})"
         observed = self.core.observed
         if observed == tuple(_readings(self.position, self.identity)):
-            return Status("idle", f"{head}. Set up the pieces for a new game")
+            return Status(StatusKind.IDLE, f"{head}. Set up the pieces for a new game")
         # The board no longer shows the game's end (the players are putting the pieces back, or
         # it came back from a cable pull showing something else): what is left to do is the new
         # game's set-up, so say which cells still differ from the start, as the set-up does.
@@ -459,7 +462,7 @@ class Session:
         fixes = tuple(Fix(c, self._start.board[c], have) for c, (want, have) in enumerate(zip(start, observed,
                                                                                               strict=True))
                       if want != have)
-        return Status("setup", f"{head}. For a new game, set up: "
+        return Status(StatusKind.SETUP, f"{head}. For a new game, set up: "
                                + ", ".join(wanted_text(self.variant, f.cell, f.want) for f in fixes), fixes=fixes)
 
     # -- export ---------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import pygame
 import pytest
 
 import engine
+from controller.core_types import StatusKind
 from controller.inference import Decision, Event, Referee
 from controller.replay import Replayer
 from controller.screen import view_of
@@ -79,7 +80,7 @@ def test_a_charge_is_taken_in_any_order_and_the_screen_names_the_men_left(identi
     decision = core.tick(clock(core.timing.hesitate_ms + 50))
     assert [core.position.move_text(m) for m in decision.accepted] == ["c2e4"]
     assert {G.names[c] for c in decision.accepted[0].victims} == {"e5", "f4"}
-    assert core.status.kind == "idle"
+    assert core.status.kind == StatusKind.IDLE
 
 
 @pytest.mark.parametrize("identity", [False, True], ids=["occupancy", "identity"])
