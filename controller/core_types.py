@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from engine import Move
+from engine import Move, Position, Variant
 
 from .signatures import EMPTY_SIG, Shape, Sig
 
@@ -113,6 +113,23 @@ class Timing:
         before the move is final."""
         drag = self.board_drag_ms or self.drag_ms
         return max(drag, self.scan_ms + SCAN_MARGIN_MS) if self.scan_ms else drag
+
+
+@dataclass(slots=True)
+class Game:
+    """What the hand rules (``controller.hand_reading``) read the board against: the game
+    ``position`` (the referee's own: a rule may push a move to look at the replies, and pops it
+    before it returns), whether the board reads ``identity``, what it reads for each piece code
+    (``look``: ``signatures.looks``) and the ``timing`` (the service sets the board's scan)."""
+
+    position: Position
+    identity: bool
+    look: tuple[int, ...] | None
+    timing: Timing
+
+    @property
+    def variant(self) -> Variant:
+        return self.position.variant
 
 
 @dataclass(frozen=True)

@@ -64,6 +64,7 @@ from .core_types import (
     Decision,
     Event,
     Fix,
+    Game,
     Option,
     Pending,
     PendingKind,
@@ -73,6 +74,7 @@ from .core_types import (
     StatusKind,
     Timing,
 )
+from .hand_reading import earlier_positions, fixes
 from .judging import Judging
 from .messages import piece_name, side_name
 from .prompts import choice_prompt, chosen_text, fix_message
@@ -91,11 +93,12 @@ class Referee(Judging):
         self.position = position
         self.variant = position.variant
         self.identity = identity
-        self.timing = timing or Timing()
         self._playing = playing
         board = position.board
         #: What an identity board reads for each piece code (None: the code itself).
         self._look = looks(self.variant)
+        #: What the hand rules read the board against (``hand_reading``).
+        self._game = Game(position, identity, self._look, timing or Timing())
         self._hands = Readings([seen(c, identity, self._look) for c in board], observed)
         self._resync = False
         self._index_cache: MoveIndex | None = None
@@ -135,6 +138,15 @@ class Referee(Judging):
         self._evaluate()
 
     # -- inputs -------------------------------------------------------------------------------------
+    @property
+    def timing(self) -> Timing:
+        return self._game.timing
+
+    @timing.setter
+    def timing(self, timing: Timing) -> None:
+        """The service sets the board's scan and drag waits once it knows the board."""
+        self._game.timing = timing
+
     @property
     def status(self) -> Status:
         return self._status
@@ -395,6 +407,13 @@ class Referee(Judging):
                 finally:
                     pos.pop()
 
+    def _earlier_positions(self) -> list[Back]:
+        """The positions a takeback may go back to (``hand_reading.earlier_positions``), found
+        once per position."""
+        if self._backs is None:
+            self._backs = earlier_positions(self.position)
+        return self._backs
+
     def _reply_index_for(self, shape: Shape) -> MoveIndex:
         """The legal moves after ``shape``'s move (the position must be after it): built once per
         reading, not per event."""
@@ -476,5 +495,5 @@ class Referee(Judging):
 
     # -- guidance --------------------------------------------------------------------------------------
     def _fix_status(self, kind: StatusKind, head: str, wrong: bool = False) -> Status:
-        fixes = self._fixes(wrong)
-        return Status(kind, fix_message(self.variant, head, fixes), fixes=fixes)
+        cells = fixes(self._hands, self.position, wrong)
+        return Status(kind, fix_message(self.variant, head, cells), fixes=cells)

@@ -6,28 +6,54 @@ out (``_fire``, ``_resolve_unmatched``)."""
 
 from __future__ import annotations
 
-from engine import Move, Outcome
+from engine import Move, Outcome, Position, Variant
 
 from .core_types import (
     MAX_CHOICES,
     RESYNC_PLIES,
+    Back,
     Fix,
+    Game,
     Pending,
     PendingKind,
     Prompt,
     Status,
     StatusKind,
 )
-from .hand_reading import HandRules
+from .hand_reading import (
+    crossed_cells,
+    half_made,
+    handled_again,
+    in_order,
+    overlapping_hands,
+    placed_early,
+    reply_on_top,
+    resting_on_the_way,
+    same_result,
+    silent_then_reply,
+    slid_on,
+    takeback_match,
+    unseen_done,
+    victims_left,
+)
 from .hand_rules import hesitant, put_back, takes_only
 from .messages import side_name
 from .prompts import choice_prompt, idle_status, removal_prompt, takeback_prompt
+from .readings import Readings
 from .signatures import EMPTY_SIG, MoveIndex, Shape, Sig, explain
 from .swaps import swap_text, swaps, unswapped
 
 
-class Judging(HandRules):
-    """The referee's state it judges with; ``Referee`` holds it and its inputs."""
+class Judging:
+    """The referee's state it judges with; ``Referee`` holds it and its inputs. The hand rules
+    it judges by are functions of ``controller.hand_reading``."""
+
+    position: Position
+    variant: Variant
+    identity: bool
+    _game: Game
+    _hands: Readings
+    _look: tuple[int, ...] | None
 
     _pending: Pending
     _status: Status
@@ -54,11 +80,22 @@ class Judging(HandRules):
     def _fix_status(self, kind: StatusKind, head: str, wrong: bool = False) -> Status:
         raise NotImplementedError
 
+    @property
+    def _index(self) -> MoveIndex:
+        raise NotImplementedError
+
+    def _reply_index_for(self, shape: Shape) -> MoveIndex:
+        raise NotImplementedError
+
+    def _earlier_positions(self) -> list[Back]:
+        raise NotImplementedError
+
     def _evaluate(self) -> None:
         """Judge the current readings (see the module docstring); sets pending and status."""
-        diff = self._hands.diff
+        hands, game, replies = self._hands, self._game, self._reply_index_for
+        diff = hands.diff
         variant = self.variant
-        sig = self._hands.sig()
+        sig = hands.sig()
         if self._prompt is not None:
             if sig == self._prompt_sig:
                 return
@@ -74,13 +111,13 @@ class Judging(HandRules):
             return
         to_move = side_name(variant, self.position.side)
         stray, self._stray = self._stray, frozenset()
-        if not diff and not self._hands.touched and stray and self._index.has_silent_moves:
+        if not diff and not hands.touched and stray and self._index.has_silent_moves:
             shapes = self._index.match(EMPTY_SIG, stray)
             if shapes:
-                self._hands.touched |= stray
+                hands.touched |= stray
                 self._set_match(sig, shapes, self._index)
                 return
-        if not diff and not self._hands.touched:
+        if not diff and not hands.touched:
             self._resync = False
             self._pending = Pending(PendingKind.CLEAN)
             self._status = idle_status(self.position, self._outcome)
@@ -88,8 +125,8 @@ class Judging(HandRules):
         index = self._index
         if not diff:
             self._resync = False
-            if self._hands.touched and index.has_silent_moves:
-                shapes = [s for s in index.match(EMPTY_SIG, self._hands.touched) if self._in_order(s)]
+            if hands.touched and index.has_silent_moves:
+                shapes = [s for s in index.match(EMPTY_SIG, hands.touched) if in_order(hands, game, s)]
                 if shapes:
                     self._set_match(sig, shapes, index)
                     return
@@ -111,10 +148,10 @@ class Judging(HandRules):
                 self._status = Status(StatusKind.MOVING, f"{to_move} moving", cells=tuple(sorted(diff)))
                 return
             self._declined = None
-        shapes = [s for s in index.match(sig, self._hands.touched) if self._in_order(s)]
+        shapes = [s for s in index.match(sig, hands.touched) if in_order(hands, game, s)]
         reading = self._reading
-        if shapes and reading is not None and not reading[0].sig and self._hands.placed and self._silent_then_reply(
-                shapes, reading[0], reading[1]):
+        if shapes and reading is not None and not reading[0].sig and hands.placed and silent_then_reply(
+                hands, game, replies, shapes, reading[0], reading[1]):
             # A silent move shown (a swap on an occupancy board), then the next player moved one of
             # its men: the move of that man from the mover's side leaves the swap's other cell
             # handled for nothing. Moves are made in turn: the swap was the move.
@@ -123,20 +160,20 @@ class Judging(HandRules):
         if shapes:
             self._set_match(sig, shapes, index)
             return
-        back = self._takeback_match()
+        back = takeback_match(hands, game, self._earlier_positions())
         if back is not None:
             self._pending = Pending(PendingKind.TAKEBACK, sig, back=back,
-                                    deadline=self._hands.last_t + self.timing.takeback_ms)
+                                    deadline=hands.last_t + game.timing.takeback_ms)
             self._status = Status(StatusKind.MOVING, f"{to_move} moving", cells=tuple(sorted(diff)))
             return
         reading = self._reading
         peeled = None
-        if reading is not None and self._hands.placed and self._hands.latest in reading[2]:
+        if reading is not None and hands.placed and hands.latest in reading[2]:
             # Put down where the reading's piece may still be going: rather its drag going on.
-            peeled = self._peel(sig, index)
+            peeled = overlapping_hands(hands, game, index, sig)
             if peeled is not None and len(peeled[1]) == 1 and peeled[1][0] is reading[0]:
-                again = self._handled_again(reading[0], reading[1])
-                if again and self._reply_done(reading[0], reading[1], needs=again):
+                again = handled_again(hands, game, reading[0], reading[1])
+                if again and reply_on_top(hands, game, replies, reading[0], reading[1], needs=again):
                     # The reading's own cells were handled again since the board showed it (no
                     # bounce). Of the two readings of the board, the move with the next player's
                     # hand on a man leaves that handling unexplained; the move and a complete
@@ -144,21 +181,23 @@ class Judging(HandRules):
                     # uses every cell handled: that one.
                     self._take_reply(sig, reading[0], reading[1])
                     return
-        if (peeled is None and reading is not None and self._hands.placed and self._hands.latest not in reading[3]
-                and not (self._hands.latest in reading[2] and self._slid_on(reading[0]))
-                and self._reply_done(reading[0], reading[1]) and not self._resting(index)):
+        if (peeled is None and reading is not None and hands.placed and hands.latest not in reading[3]
+                and not (hands.latest in reading[2] and slid_on(hands, game, reading[0]))
+                and reply_on_top(hands, game, replies, reading[0], reading[1])
+                and not resting_on_the_way(hands, game, index)):
             # The next player has completed a move on top of the last reading: that reading was
             # the move (moves are made in turn), whatever its piece did meanwhile. (Unless the
             # piece put down rests where a legal move's piece crosses: a swapped man on its way.)
             self._take_reply(sig, reading[0], reading[1])
             return
         if peeled is None:
-            peeled = self._peel(sig, index)
+            peeled = overlapping_hands(hands, game, index, sig)
         if peeled is not None:
             rest, shapes = peeled
             shown = self._shown.get(id(shapes[0])) if len(shapes) == 1 else None
-            if (shown is not None and self._hands.placed and self._hands.latest in shapes[0].cells
-                    and (reading is None or reading[0] is not shapes[0]) and self._reply_done(shapes[0], shown)):
+            if (shown is not None and hands.placed and hands.latest in shapes[0].cells
+                    and (reading is None or reading[0] is not shapes[0])
+                    and reply_on_top(hands, game, replies, shapes[0], shown)):
                 # The board shows again a reading it showed before, and that reading followed by
                 # a complete reply (the next player's man brought down the line the mover's piece
                 # went up, onto it): moves are made in turn, the reading was the move.
@@ -169,13 +208,13 @@ class Judging(HandRules):
         # Two moves merged (overlapping hands, a quick reply), or moves made while the board was
         # away: worked out as soon as the burst of differences is in, unless a hand still holds
         # a piece that some legal move would put down (then only after ``guide_ms``).
-        wait = self.timing.settle_ms if self._resync or not self._in_hand() else self.timing.guide_ms
-        if wait == self.timing.settle_ms and not self._resync and self._resting(index):
+        wait = game.timing.settle_ms if self._resync or not half_made(hands, game, index) else game.timing.guide_ms
+        if wait == game.timing.settle_ms and not self._resync and resting_on_the_way(hands, game, index):
             # A piece of a move under way rests on a cell it crosses (a swapped man dragged
             # while the other is in the hand): a move and a capture there only if it stays.
-            wait = self.timing.drag_wait()
-        self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=self._hands.last_t + wait)
-        left = self._victims_left(index)
+            wait = game.timing.drag_wait()
+        self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=hands.last_t + wait)
+        left = victims_left(hands, index)
         if left is not None:
             # Everything of the move is on the board but men it takes (a charge, a chain): say
             # which are still to come off.
@@ -199,11 +238,11 @@ class Judging(HandRules):
                    rest: frozenset[int] = frozenset()) -> None:
         """``sig``: the readings' differences from the game; ``rest``: cells of pieces lifted by
         the next player meanwhile (not part of the matched moves)."""
-        t = self.timing
+        t = self._game.timing
         to_move = side_name(self.variant, self.position.side)
         cells = tuple(sorted(set(self._hands.diff) | {c for s in shapes for c in s.cells}))
         if len(shapes) > 1 and self.identity:
-            shapes = self._same_result(shapes)
+            shapes = same_result(self._hands, self.position, shapes)
         if len(shapes) == 1 and not rest and (takes_only(shapes[0].move)
                                               or put_back(shapes[0].move, self._look)):
             # Pieces lifted and nothing put down: a move under way as much as a removal. (The
@@ -221,7 +260,7 @@ class Judging(HandRules):
             # swap dragged home) is that move going on, not the next player's; such cells, and
             # pieces put back where they stood outside every bigger move (touched, not moved),
             # do not rule the bigger move out.
-            crossed = self._crossed(index, move)
+            crossed = crossed_cells(self.variant, index, move)
             if crossed:
                 bigger = index.bigger_cells(move)
                 touched = {c for c in touched
@@ -318,20 +357,22 @@ class Judging(HandRules):
             self._resolve_unmatched(now, accepted)
 
     def _resolve_unmatched(self, now: int, accepted: list[Move]) -> None:
+        hands, game = self._hands, self._game
         index = self._index
         p = self._pending
         sig = p.sig
-        diff_cells = set(self._hands.diff)
+        diff_cells = set(hands.diff)
         # Live events: at most a move and a quick reply merged. After the board was away: the
         # players may have gone on for a few moves.
         plies = RESYNC_PLIES if self._resync else 2
         seqs = p.extra.get("seqs")
         if seqs is None:
-            seqs = explain(self.position, self._hands.observed, diff_cells, self._hands.touched, self.identity,
+            seqs = explain(self.position, hands.observed, diff_cells, hands.touched, self.identity,
                            strict=True, max_plies=plies)
         # Live, a board also half-way through one legal move (a line pushed front first, slowly)
         # or sequences ending in a removal (pieces in the hand) are asked about, not accepted.
-        in_hand = not self._resync and bool(seqs) and self._in_hand() and not self._unseen_done(seqs)
+        in_hand = (not self._resync and bool(seqs) and half_made(hands, game, index)
+                   and not unseen_done(hands, game, seqs))
         if len(seqs) == 1 and not takes_only(seqs[0][-1]) and not in_hand:
             if self._resync:
                 for move in seqs[0]:
@@ -340,22 +381,22 @@ class Judging(HandRules):
             # The earlier moves are final; the last one is read again from the board, as a
             # provisional reading that may still go on (a rook short of its square, a castling).
             last = seqs[0][-1]
-            touched = set(self._hands.touched)
+            touched = set(hands.touched)
             for move in seqs[0][:-1]:
                 self._accept(move, now, accepted)
             earlier = {c for m in seqs[0][:-1] for c, _b, _a in m.changes}
-            self._hands.touched = (touched & {c for c, _b, _a in last.changes}) | (touched - earlier)
+            hands.touched = (touched & {c for c, _b, _a in last.changes}) | (touched - earlier)
             return
         if not self._resync and not p.extra.get("tried"):
             # Not explained yet: wait for the hands (or the guide time) and look again.
-            self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=self._hands.last_t + self.timing.guide_ms,
+            self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=hands.last_t + game.timing.guide_ms,
                                      extra={"tried": True, "seqs": seqs})
-            if self._hands.last_t + self.timing.guide_ms > now:
+            if hands.last_t + game.timing.guide_ms > now:
                 return
         if self._resync:
             loose: list[tuple[Move, ...]] = [(s.move,) for s in index.match_loose(sig)]
             if not loose and not seqs:
-                seqs = explain(self.position, self._hands.observed, diff_cells, self._hands.touched, self.identity,
+                seqs = explain(self.position, hands.observed, diff_cells, hands.touched, self.identity,
                                strict=False, max_plies=plies)
             choices: list[tuple[Move, ...]] = list(loose) or seqs
             if len(choices) == 1 and not takes_only(choices[0][-1]):
@@ -370,7 +411,7 @@ class Judging(HandRules):
         elif 0 < len(seqs) <= MAX_CHOICES:
             self._ask(choice_prompt(self.position, seqs, 0, force_which=True, still_moving=in_hand), sig)
             return
-        early = [] if self._resync or seqs else self._placed_early(index)
+        early = [] if self._resync or seqs else placed_early(hands, game, index)
         if early:
             # Nothing in the events' order explains the board, and it has been still for
             # ``guide_ms``: it shows one legal move whose placement was reported before its
@@ -379,13 +420,13 @@ class Judging(HandRules):
             # quick recapture is read in the real order first, by ``explain``).
             self._set_match(sig, early, index)
             if self._pending.deadline is not None:
-                self._pending.deadline = max(self._pending.deadline, now + self.timing.settle_ms)
+                self._pending.deadline = max(self._pending.deadline, now + game.timing.settle_ms)
             return
-        if self._in_hand():
+        if half_made(hands, game, index):
             self._pending = Pending(PendingKind.PARTIAL, sig)
             return
         self._pending = Pending(PendingKind.WRONG, sig)
-        swapping = unswapped(self.position, self._hands.observed) if self.identity else None
+        swapping = unswapped(self.position, hands.observed) if self.identity else None
         if swapping is not None:
             # The move stands on the board with the old piece: name the swap it still needs.
             cells = swaps(self.variant, swapping)
