@@ -1,18 +1,43 @@
-"""The referee's judgement of the board (``controller.inference``'s ``Referee`` is built on it):
-what the readings show now (``_evaluate``: the rules in the order of the module docstring of
-``controller.inference``), how long a reading waits before it is final (``_set_match``: the
-table in docs/controller.md, "When a reading becomes final"), and what happens when a wait runs
-out (``_fire``, ``_resolve_unmatched``)."""
+"""The referee's judgement of the board (``controller.inference``'s ``Referee`` is built on it,
+through ``controller.deadlines``): what the readings show now (``_evaluate``: the rules below,
+in their order) and how long a reading waits before it is final (``_set_match``: the table in
+docs/controller.md, "When a reading becomes final").
+
+How a state is judged (``_evaluate``), in this order, comparing the sensors' readings with the
+game position (see ``controller.signatures`` for signatures and hidden cells), and the order of
+the events (a piece arrives after it left):
+
+1. the board equals the position: ``idle`` (a tap on a piece may select a silent move);
+2. the differences are exactly one legal move's result and its hidden cells were handled: a
+   provisional reading, final after ``settle_ms`` of quiet when it cannot be extended. One the
+   mover could still extend (the first half of a bigger legal move, the rook of a castling; its
+   piece sliding on along its line; a man it could take next) waits ``hesitate_ms`` of quiet
+   for the hand to let go, or the clock button; once the next player has a hand on a man no
+   extension takes, ``prefix_ms``/``drag_ms`` after the mover's last event. It is final at once
+   when a piece is put down on a cell the move does not involve and cannot go on to, or such a
+   man is lifted after that short wait; a lifted man the piece could take next keeps both
+   readings (the move with the next player's hand on it, and the capture to come);
+3. several legal moves fit (promotion, drops on an occupancy board, pushes and swaps): ask
+   (on an identity board not when they all lead to the same position);
+4. the board shows an earlier position (one or two plies back) for ``takeback_ms``: ask before
+   undoing;
+5. overlapping hands: the next player has completed a move on top of the latest reading (that
+   reading was the move), or the board is one complete legal move plus pieces the next player
+   holds (the move is read with them);
+6. nothing fits: once still for ``settle_ms`` (``guide_ms`` while a hand holds a piece some
+   legal move would put down), try a move and a quick reply together (merged events, moves
+   made while the board was unplugged); failing those, the one legal move the board shows if
+   only its placement was reported before its lift (two boards reporting on their own); if the
+   board is merely half-way through some legal move, the player is still moving; otherwise
+   list each wrong cell with what belongs there (cells refilled meanwhile included: a victim),
+   and go on as soon as the board is right.
+"""
 
 from __future__ import annotations
 
-from engine import Move, Outcome, Position, Variant
+from engine import Outcome, Position, Variant
 
 from .core_types import (
-    MAX_CHOICES,
-    RESYNC_PLIES,
-    Back,
-    Fix,
     Game,
     Pending,
     PendingKind,
@@ -26,22 +51,20 @@ from .hand_reading import (
     handled_again,
     in_order,
     overlapping_hands,
-    placed_early,
     reply_on_top,
     resting_on_the_way,
     same_result,
     silent_then_reply,
     slid_on,
     takeback_match,
-    unseen_done,
     victims_left,
 )
 from .hand_rules import hesitant, put_back, takes_only
 from .messages import side_name
-from .prompts import choice_prompt, idle_status, removal_prompt, takeback_prompt
+from .move_indexes import MoveIndexes
+from .prompts import idle_status
 from .readings import Readings
-from .signatures import EMPTY_SIG, MoveIndex, Shape, Sig, explain
-from .swaps import swap_text, swaps, unswapped
+from .signatures import EMPTY_SIG, MoveIndex, Shape, Sig
 
 
 class Judging:
@@ -54,6 +77,7 @@ class Judging:
     _game: Game
     _hands: Readings
     _look: tuple[int, ...] | None
+    _moves: MoveIndexes
 
     _pending: Pending
     _status: Status
@@ -68,31 +92,15 @@ class Judging:
     _reading: tuple[Shape, int, frozenset[int], frozenset[int]] | None
     _outcome: Outcome | None
 
-    def _accept(self, move: Move, now: int, accepted: list[Move], keep: frozenset[int] = frozenset()) -> None:
-        raise NotImplementedError
-
-    def _ask(self, prompt: Prompt, sig: Sig) -> None:
-        raise NotImplementedError
-
     def _close_prompt(self) -> None:
         raise NotImplementedError
 
     def _fix_status(self, kind: StatusKind, head: str, wrong: bool = False) -> Status:
         raise NotImplementedError
 
-    @property
-    def _index(self) -> MoveIndex:
-        raise NotImplementedError
-
-    def _reply_index_for(self, shape: Shape) -> MoveIndex:
-        raise NotImplementedError
-
-    def _earlier_positions(self) -> list[Back]:
-        raise NotImplementedError
-
     def _evaluate(self) -> None:
         """Judge the current readings (see the module docstring); sets pending and status."""
-        hands, game, replies = self._hands, self._game, self._reply_index_for
+        hands, game, replies = self._hands, self._game, self._moves.replies
         diff = hands.diff
         variant = self.variant
         sig = hands.sig()
@@ -111,18 +119,18 @@ class Judging:
             return
         to_move = side_name(variant, self.position.side)
         stray, self._stray = self._stray, frozenset()
-        if not diff and not hands.touched and stray and self._index.has_silent_moves:
-            shapes = self._index.match(EMPTY_SIG, stray)
+        if not diff and not hands.touched and stray and self._moves.current.has_silent_moves:
+            shapes = self._moves.current.match(EMPTY_SIG, stray)
             if shapes:
                 hands.touched |= stray
-                self._set_match(sig, shapes, self._index)
+                self._set_match(sig, shapes, self._moves.current)
                 return
         if not diff and not hands.touched:
             self._resync = False
             self._pending = Pending(PendingKind.CLEAN)
             self._status = idle_status(self.position, self._outcome)
             return
-        index = self._index
+        index = self._moves.current
         if not diff:
             self._resync = False
             if hands.touched and index.has_silent_moves:
@@ -160,7 +168,7 @@ class Judging:
         if shapes:
             self._set_match(sig, shapes, index)
             return
-        back = takeback_match(hands, game, self._earlier_positions())
+        back = takeback_match(hands, game, self._moves.earlier())
         if back is not None:
             self._pending = Pending(PendingKind.TAKEBACK, sig, back=back,
                                     deadline=hands.last_t + game.timing.takeback_ms)
@@ -333,105 +341,3 @@ class Judging:
             self._pending = Pending(PendingKind.AMBIGUOUS, sig, tuple(shapes),
                                     deadline=self._hands.last_t + t.settle_ms, extra={"rest": rest})
             self._status = Status(StatusKind.MOVING, f"{to_move} moving", cells=cells)
-
-    def _fire(self, now: int, accepted: list[Move], undone: list[Move]) -> None:
-        p = self._pending
-        if p.kind == PendingKind.MOVE:
-            move = p.shapes[0].move
-            # Cells handled since the board first showed the move, and pieces lifted by the
-            # next player, stay handled: they belong to the next move.
-            keep = frozenset(self._hands.since(p.extra["since"])) | p.extra["rest"]
-            if not p.extra.get("reply"):
-                # (A bounce on the move's own cells is not the next player's doing.)
-                keep -= p.shapes[0].cells
-            self._accept(move, now, accepted, keep=keep)
-        elif p.kind == PendingKind.AMBIGUOUS:
-            self._ask(choice_prompt(self.position, [(s.move,) for s in p.shapes], 0), p.sig)
-        elif p.kind == PendingKind.REMOVAL:
-            self._ask(removal_prompt(self.position, p.shapes[0].move, self._look), p.sig)
-        elif p.kind == PendingKind.TAKEBACK:
-            back = p.back
-            assert back is not None
-            self._ask(takeback_prompt(self.position, back.moves, back.plies), p.sig)
-        elif p.kind == PendingKind.UNMATCHED:
-            self._resolve_unmatched(now, accepted)
-
-    def _resolve_unmatched(self, now: int, accepted: list[Move]) -> None:
-        hands, game = self._hands, self._game
-        index = self._index
-        p = self._pending
-        sig = p.sig
-        diff_cells = set(hands.diff)
-        # Live events: at most a move and a quick reply merged. After the board was away: the
-        # players may have gone on for a few moves.
-        plies = RESYNC_PLIES if self._resync else 2
-        seqs = p.extra.get("seqs")
-        if seqs is None:
-            seqs = explain(self.position, hands.observed, diff_cells, hands.touched, self.identity,
-                           strict=True, max_plies=plies)
-        # Live, a board also half-way through one legal move (a line pushed front first, slowly)
-        # or sequences ending in a removal (pieces in the hand) are asked about, not accepted.
-        in_hand = (not self._resync and bool(seqs) and half_made(hands, game, index)
-                   and not unseen_done(hands, game, seqs))
-        if len(seqs) == 1 and not takes_only(seqs[0][-1]) and not in_hand:
-            if self._resync:
-                for move in seqs[0]:
-                    self._accept(move, now, accepted)
-                return
-            # The earlier moves are final; the last one is read again from the board, as a
-            # provisional reading that may still go on (a rook short of its square, a castling).
-            last = seqs[0][-1]
-            touched = set(hands.touched)
-            for move in seqs[0][:-1]:
-                self._accept(move, now, accepted)
-            earlier = {c for m in seqs[0][:-1] for c, _b, _a in m.changes}
-            hands.touched = (touched & {c for c, _b, _a in last.changes}) | (touched - earlier)
-            return
-        if not self._resync and not p.extra.get("tried"):
-            # Not explained yet: wait for the hands (or the guide time) and look again.
-            self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=hands.last_t + game.timing.guide_ms,
-                                     extra={"tried": True, "seqs": seqs})
-            if hands.last_t + game.timing.guide_ms > now:
-                return
-        if self._resync:
-            loose: list[tuple[Move, ...]] = [(s.move,) for s in index.match_loose(sig)]
-            if not loose and not seqs:
-                seqs = explain(self.position, hands.observed, diff_cells, hands.touched, self.identity,
-                               strict=False, max_plies=plies)
-            choices: list[tuple[Move, ...]] = list(loose) or seqs
-            if len(choices) == 1 and not takes_only(choices[0][-1]):
-                # One possible answer is no question (a headless board would stall on it): the
-                # board shows that move's result, so it is the move.
-                for move in choices[0]:
-                    self._accept(move, now, accepted)
-                return
-            if 0 < len(choices) <= MAX_CHOICES:
-                self._ask(choice_prompt(self.position, choices, 0, force_which=True), sig)
-                return
-        elif 0 < len(seqs) <= MAX_CHOICES:
-            self._ask(choice_prompt(self.position, seqs, 0, force_which=True, still_moving=in_hand), sig)
-            return
-        early = [] if self._resync or seqs else placed_early(hands, game, index)
-        if early:
-            # Nothing in the events' order explains the board, and it has been still for
-            # ``guide_ms``: it shows one legal move whose placement was reported before its
-            # lift. That is the move (else a game's last move would never end the game): shown
-            # as a provisional reading, final ``settle_ms`` later unless the board changes (a
-            # quick recapture is read in the real order first, by ``explain``).
-            self._set_match(sig, early, index)
-            if self._pending.deadline is not None:
-                self._pending.deadline = max(self._pending.deadline, now + game.timing.settle_ms)
-            return
-        if half_made(hands, game, index):
-            self._pending = Pending(PendingKind.PARTIAL, sig)
-            return
-        self._pending = Pending(PendingKind.WRONG, sig)
-        swapping = unswapped(self.position, hands.observed) if self.identity else None
-        if swapping is not None:
-            # The move stands on the board with the old piece: name the swap it still needs.
-            cells = swaps(self.variant, swapping)
-            self._status = Status(StatusKind.FIX, f"{side_name(self.variant, self.position.side)} "
-                                  f"{self.position.move_text(swapping)}: {swap_text(self.variant, swapping)}",
-                                  fixes=tuple(Fix(c, want, old) for c, old, want in cells))
-            return
-        self._status = self._fix_status(StatusKind.FIX, "Board does not match the game", wrong=True)
