@@ -104,6 +104,16 @@ def resting_on_the_way(hands: Readings, game: Game, index: MoveIndex) -> bool:
     return False
 
 
+def lifted_next_on_the_line(hands: Readings, game: Game, drag: frozenset[int], move: Move) -> bool:
+    """The man just lifted stands further along the line of one of ``move``'s pieces, on a cell
+    that piece may still go on to (``drag``: ``MoveIndex.drag_cells``): the mover lifting the
+    victim before sliding on to take it (a charge resting next to its victim reads as a complete
+    shorter charge that takes it)."""
+    cell = hands.latest
+    return (not hands.placed and cell in drag
+            and any(d in between(game.variant, s, cell) for s, d in move.relocations if s != d))
+
+
 def silent_then_reply(hands: Readings, game: Game, replies: Replies, shapes: list[Shape], silent: Shape,
                       since: int) -> bool:
     """The moves matched leave cells of the silent reading handled that they do not involve,

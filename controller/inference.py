@@ -187,7 +187,14 @@ class Referee(Touches):
         elif not swap_event:
             self._hands.touched.add(ev.cell)
         self._hands.record(ev.cell, ev.down, ev.t)
-        return self._decide(accepted, undone)
+        decision = self._decide(accepted, undone)
+        p = self._pending
+        if self.timing.scan_ms and p.deadline is not None and p.deadline <= ev.t:
+            # A board that scans its squares in turn reports one scan's changes together, with
+            # that scan's time and in square order: nothing falls due before the rest of the
+            # report (the same time) is read.
+            p.deadline = ev.t + 1
+        return decision
 
     def _ends_move(self, ev: Event) -> bool:
         """Whether an event outside the provisional move (and every extension of it) shows the
@@ -195,9 +202,13 @@ class Referee(Touches):
         take next once the piece has rested the short wait (``prefix_ms``/``drag_ms``). A lift
         sooner proves nothing yet: hands overlap, and the next player's hand may be on its man
         while the mover's piece is still on its way (then the short wait runs from the mover's
-        last event: ``_set_match``)."""
+        last event: ``_set_match``). On a board that scans its squares in turn a lift is read
+        first: it may come in the same report as the mover's piece going on (one scan's changes
+        come in square order, not the hands' order), and the reading with that man in the next
+        player's hand is final at its short wait all the same (``tick``)."""
         short = self._pending.extra.get("short")
-        return ev.down or (short is not None and ev.t >= short and bool(self._hands.observed[ev.cell]))
+        return ev.down or (not self.timing.scan_ms and short is not None and ev.t >= short
+                           and bool(self._hands.observed[ev.cell]))
 
     def snapshot(self, readings: list[int], now: int) -> Decision:
         """The whole board as read after a reconnect or a restart. Hidden changes (captures on an

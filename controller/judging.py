@@ -50,6 +50,7 @@ from .hand_reading import (
     half_made,
     handled_again,
     in_order,
+    lifted_next_on_the_line,
     overlapping_hands,
     reply_on_top,
     resting_on_the_way,
@@ -246,7 +247,8 @@ class Judging:
                    rest: frozenset[int] = frozenset()) -> None:
         """``sig``: the readings' differences from the game; ``rest``: cells of pieces lifted by
         the next player meanwhile (not part of the matched moves)."""
-        t = self._game.timing
+        game = self._game
+        t = game.timing
         to_move = side_name(self.variant, self.position.side)
         cells = tuple(sorted(set(self._hands.diff) | {c for s in shapes for c in s.cells}))
         if len(shapes) > 1 and self.identity:
@@ -275,10 +277,14 @@ class Judging:
                            if c in shape.cells or (c not in crossed and (c in bigger or c in self._hands.diff))}
             ext |= index.continuation_cells(move, touched)
             # A piece put down and then men lifted (the victims of a charge or a chain) is no
-            # piece sliding on: only a reading whose latest event put a piece down may be a drag.
+            # piece sliding on: only a reading whose latest event put a piece down may be a drag,
+            # or one whose latest event lifted a man on a cell the piece may still go on to (a
+            # victim of the reading that the piece may take next, lifted by the mover first).
             # A scanning board reports one scan's changes in square order, not as they happened,
             # so there the order says nothing and any reading may be a drag.
-            drag = index.drag_cells(move) if self._hands.placed or rest or t.scan_ms else frozenset()
+            drag = index.drag_cells(move)
+            if not (self._hands.placed or rest or t.scan_ms or lifted_next_on_the_line(self._hands, game, drag, move)):
+                drag = frozenset()
             # On a board that scans its squares in turn, a piece resting on a crossed cell for any
             # time under one scan is reported there for exactly one scan (until the scan comes
             # round again), and the gap to a castling's second piece may grow by up to one scan.

@@ -739,6 +739,20 @@ def test_the_decision_that_accepts_a_prepared_reading_does_not_index_the_next_po
     assert decision.provisional and calls == []
 
 
+def test_a_lift_in_the_report_that_shows_the_slide_going_on_is_the_next_players_hand() -> None:
+    # The bishop rested on e2 for a while, then went on over d3 to c4 just before Black's hand
+    # lifted the queen on d8: one scan sees it all and reports it in square order (d8, c4, e2),
+    # so the queen's lift comes first. It does not end Be2 at once: read with the rest of the
+    # report, the board is Bc4 with Black's hand on the queen, and Qh4 is Black's move.
+    fen = "rnbqkbnr/pppp1ppp/8/8/4P3/8/PPPP2PP/RNBQKBNR w KQkq - 0 4"
+    events = [(1000, "f1", False, ""), (1220, "e2", True, "B"),
+              (2100, "d8", False, ""), (2100, "c4", True, "B"), (2100, "e2", False, ""),
+              (2320, "h4", True, "q")]
+    core = play_timed(events, fen)
+    assert texts(core)[:1] == ["f1c4"]
+    assert texts(core) == ["f1c4", "d8h4"]
+
+
 def test_a_slide_that_could_go_on_is_final_one_scan_after_its_square_was_reported() -> None:
     # a5 comes 32 squares before a1 in the scan: the rook's new square is reported 125 ms before
     # its old one. Only a5's next scan (at 1250) can show the rook gone on, so the move is final

@@ -309,6 +309,21 @@ def test_whole_games_of_multi_captures_are_read_move_for_move(seed: int, identit
     assert not any(d.undone for _t, d in r.log.decisions)
 
 
+@pytest.mark.parametrize("identity", [False, True], ids=["occupancy", "identity"])
+@pytest.mark.parametrize("seed", [21, 31])
+def test_a_charge_resting_next_to_its_victim_goes_on_when_the_mover_lifts_the_victim(seed: int,
+                                                                                    identity: bool) -> None:
+    # The hand model's Fury slides e10 down to e4 (seed 21; e1 up to e7, seed 31), rests on the
+    # cell before its victim, lifts the victim and goes on onto its cell. Resting there with the
+    # victim off is also a complete shorter charge that takes it: the reading waits for the
+    # hand (the piece may still go on to the cell just emptied), and the longer charge is read.
+    moves = random_game(seed, swap=0.0)
+    lines, _plies = game_script_with_plies(engine.start_position(RF), moves, Hands(identity=identity), seed=seed)
+    r = Replayer(engine.start_position(RF), identity=identity)
+    r.run(parse_script("\n".join(lines), RF))
+    assert r.texts() == moves
+
+
 # -- the screen --------------------------------------------------------------------------------------
 
 def draw(view: View) -> tuple[pygame.Surface, Layout]:
