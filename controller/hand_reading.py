@@ -89,9 +89,12 @@ def resting_on_the_way(hands: Readings, game: Game, index: MoveIndex) -> bool:
         return False
     board = game.position.board
     side, side_of = game.position.side, game.variant.side_of
-    # (Pieces of the other sides lifted meanwhile are the next player's hand.)
-    others = [(c, v) for c, v in hands.diff.items()
-              if c != cell and not (v == 0 and board[c] and side_of(board[c]) != side)]
+    # (Pieces of the other sides lifted meanwhile are the next player's hand: at most the two
+    # men of a swap. More are men a move of the mover's takes, and no swap is under way.)
+    theirs = {c for c, v in hands.diff.items() if v == 0 and board[c] and side_of(board[c]) != side}
+    if len(theirs) > 2:
+        return False
+    others = [(c, v) for c, v in hands.diff.items() if c != cell and c not in theirs]
     for shapes in index.by_sig.values():
         for s in shapes:
             if (len(s.move.relocations) < 2 or cell in s.cells

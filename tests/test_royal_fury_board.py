@@ -324,6 +324,19 @@ def test_a_charge_resting_next_to_its_victim_goes_on_when_the_mover_lifts_the_vi
     assert r.texts() == moves
 
 
+@pytest.mark.parametrize("seed", [44, 76])
+def test_a_capture_on_the_cell_a_charge_just_took_is_the_reply_not_a_swap_under_way(seed: int) -> None:
+    # Black's Fury charges e10-e4 taking three white men (seed 44); White's Harpy lifts the Fury
+    # and lands on e4 while the charge is still provisional (the Fury might go on). A black swap
+    # through e4 could also read the Harpy as a swapped man resting on its way, but for that the
+    # three white men off the board would all be in White's hand: a hand holds at most two.
+    moves = random_game(seed, swap=0.0)
+    lines, _plies = game_script_with_plies(engine.start_position(RF), moves, Hands(identity=False), seed=seed)
+    r = Replayer(engine.start_position(RF), identity=False)
+    r.run(parse_script("\n".join(lines), RF))
+    assert r.texts() == moves
+
+
 # -- the screen --------------------------------------------------------------------------------------
 
 def draw(view: View) -> tuple[pygame.Surface, Layout]:
