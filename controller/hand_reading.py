@@ -351,23 +351,6 @@ def reply_reach(position: Position, move: Move) -> frozenset[int]:
         position.pop()
 
 
-def earlier_positions(position: Position) -> list[Back]:
-    """The positions one and two plies back, as the readings of the cells changed since."""
-    backs = []
-    codes: dict[int, int] = {}
-    stack = position.move_stack
-    moves: list[Move] = []
-    for plies in (1, 2):
-        if len(stack) < plies:
-            break
-        move = stack[-plies]
-        moves.append(move)
-        for c, before, _a in move.changes:
-            codes[c] = before
-        backs.append(Back(plies, tuple(moves), dict(codes)))
-    return backs
-
-
 def takeback_match(hands: Readings, game: Game, backs: list[Back]) -> Back | None:
     """The earlier position of ``backs`` the board shows now, if any (hidden cells must be
     touched)."""

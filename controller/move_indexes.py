@@ -9,11 +9,27 @@ from __future__ import annotations
 from engine import Move, Position
 
 from .core_types import Back
-from .hand_reading import earlier_positions
 from .signatures import MoveIndex, Shape
 
 #: Indexes kept for ``prepare`` to free at most, when nobody calls it.
 RETIRED_MAX = 8
+
+
+def earlier_positions(position: Position) -> list[Back]:
+    """The positions one and two plies back, as the piece codes of the cells changed since."""
+    backs = []
+    codes: dict[int, int] = {}
+    stack = position.move_stack
+    moves: list[Move] = []
+    for plies in (1, 2):
+        if len(stack) < plies:
+            break
+        move = stack[-plies]
+        moves.append(move)
+        for c, before, _a in move.changes:
+            codes[c] = before
+        backs.append(Back(plies, tuple(moves), dict(codes)))
+    return backs
 
 
 class MoveIndexes:
@@ -61,7 +77,7 @@ class MoveIndexes:
         return index
 
     def earlier(self) -> list[Back]:
-        """The positions a takeback may go back to (``hand_reading.earlier_positions``), found
+        """The positions a takeback may go back to (``earlier_positions``), found
         once per position."""
         if self._backs is None:
             self._backs = earlier_positions(self.position)
