@@ -206,7 +206,10 @@ class Referee(Touches):
         first: it may come in the same report as the mover's piece going on (one scan's changes
         come in square order, not the hands' order), and the reading with that man in the next
         player's hand is final at its short wait all the same (``tick``)."""
-        short = self._pending.extra.get("short")
+        p = self._pending
+        if p.extra.get("reply") and p.deadline is not None and ev.t < p.deadline:
+            return False  # (the rest of the report that completed the reply: read first)
+        short = p.extra.get("short")
         return ev.down or (not self.timing.scan_ms and short is not None and ev.t >= short
                            and bool(self._hands.observed[ev.cell]))
 

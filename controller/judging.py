@@ -235,8 +235,11 @@ class Judging:
         self._status = Status(StatusKind.MOVING, f"{to_move} moving", cells=tuple(sorted(diff)))
 
     def _take_reply(self, sig: Sig, shape: Shape, since: int) -> None:
-        """The reading ``shape`` was the move: final now, the rest of the board is the reply."""
-        self._pending = Pending(PendingKind.MOVE, sig, (shape,), shape.cells, deadline=self._hands.last_t,
+        """The reading ``shape`` was the move: final now, the rest of the board is the reply --
+        once the rest of this report is read: a board reports one scan's changes together, with
+        one time, in square order, and the mover's piece going on may come after the reply's
+        last placement (then the board is read again)."""
+        self._pending = Pending(PendingKind.MOVE, sig, (shape,), shape.cells, deadline=self._hands.last_t + 1,
                                  extra={"since": since, "rest": frozenset(), "reply": True})
         text = self.position.move_text(shape.move)
         side = side_name(self.variant, self.position.side)

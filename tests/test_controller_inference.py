@@ -739,6 +739,18 @@ def test_the_decision_that_accepts_a_prepared_reading_does_not_index_the_next_po
     assert decision.provisional and calls == []
 
 
+def test_a_reply_placed_in_the_report_that_shows_the_pawn_going_on_waits_for_the_rest_of_it() -> None:
+    # Black's pawn rests on f6 on its way to f5 while White's hand lifts the rook on a1; then
+    # one report (one time, a board that reports every change of a scan: a Millennium board)
+    # lists f6 lifted, the rook down on b1 and the pawn down on f5. With the pawn in the hand
+    # the rook alone reads as a reply completed on top of f7-f6; the rest of the report shows
+    # where the pawn went: f7-f5, then a1-b1.
+    fen = "4k3/5p2/8/8/8/8/8/R3K3 b - - 0 1"
+    events = [(1000, "f7", False, ""), (1030, "f6", True, "p"), (1060, "a1", False, ""),
+              (1100, "f6", False, ""), (1100, "b1", True, "R"), (1100, "f5", True, "p")]
+    assert texts(play_timed(events, fen, timing=T)) == ["f7f5", "a1b1"]
+
+
 def test_a_lift_in_the_report_that_shows_the_slide_going_on_is_the_next_players_hand() -> None:
     # The bishop rested on e2 for a while, then went on over d3 to c4 just before Black's hand
     # lifted the queen on d8: one scan sees it all and reports it in square order (d8, c4, e2),
