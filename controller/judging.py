@@ -335,9 +335,12 @@ class Judging:
             if since is None:
                 since = self._shown[id(shape)] = self._hands.last_t
             involved = shape.cells | ext | drag | crossed
-            if self._hands.placed and self._hands.latest not in involved and not t.scan_ms:
+            if (self._hands.placed and self._hands.latest not in involved and self._hands.latest in self._hands.touched
+                    and not t.scan_ms):
                 # The board shows the move since a piece was put down elsewhere (the next
                 # player's silent swap done on top of it): the mover is done, as in ``event``.
+                # (Not a placement of a move made final meanwhile: two moves worked out together,
+                # the earlier mover's piece reported after the first half of this one.)
                 deadline = self._hands.last_t
             self._pending = Pending(PendingKind.MOVE, sig, (shape,), involved, deadline=deadline,
                                      extra={"since": since if since is not None else self._hands.last_t,

@@ -751,6 +751,18 @@ def test_a_reply_placed_in_the_report_that_shows_the_pawn_going_on_waits_for_the
     assert texts(play_timed(events, fen, timing=T)) == ["f7f5", "a1b1"]
 
 
+def test_a_rook_first_castling_whose_rook_came_in_the_report_of_the_move_before_waits_for_the_king() -> None:
+    # (Historical game 2 on an emulated Millennium board, bench/board_games.py.) White's hand
+    # takes the rook on h1 before Black's king is down on h8; one report lists the rook on f1
+    # and the king on h8. Worked out together, Kh8 is final and h1-f1 is read again: the king's
+    # placement is the move before's, not the next player's action, so the rook waits for its
+    # king (it was made final at once, and the castling lost).
+    fen = "r1bq1rk1/ppp1npp1/2n4p/3p4/1bPP4/1QN1BN2/PP2BPPP/R3K2R b KQ - 1 9"
+    events = [(17535, "g8", False, ""), (17621, "h1", False, ""), (17745, "f1", True, "R"),
+              (17745, "h8", True, "k"), (17786, "e1", False, ""), (17933, "g1", True, "K")]
+    assert texts(play_timed(events, fen, timing=Timing(board_drag_ms=117))) == ["g8h8", "e1g1"]
+
+
 def test_a_lift_in_the_report_that_shows_the_slide_going_on_is_the_next_players_hand() -> None:
     # The bishop rested on e2 for a while, then went on over d3 to c4 just before Black's hand
     # lifted the queen on d8: one scan sees it all and reports it in square order (d8, c4, e2),
