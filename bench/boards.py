@@ -24,15 +24,22 @@ import bisect
 import queue
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import engine
 from bench.latency import extendable
+from controller.core_types import Timing
 from controller.event_scripts import Style, random_game, script_for_moves
 from firmware_bridge.board_link import BoardKind
 from firmware_bridge.boards import BOARD_KINDS
 from firmware_bridge.script import parse_script
+
+if TYPE_CHECKING:
+    from controller.service import Input, Service
+    from controller.session import Update
 
 
 def pct(values: list[float], p: float) -> float:
@@ -52,82 +59,109 @@ def first_half(pos, move) -> bool:
                 or index.continuation_cells(move, shape.cells))
 
 
-def bench(kind: BoardKind, n_moves: int, given: list[str] | None = None, slide_rest_ms: int = 5) -> tuple[float, float]:
+def scan_and_goal(kind: BoardKind, board: Any) -> tuple[float, float]:
+    """The board's own scan period (ms) and the goal for a move's latency on it (see above)."""
+    scan = 2.0 if kind == "chessery" else board.scan_ms if kind == "dgt" else board.settings[1] * 2.048
+    return scan, 2 * scan + 50 if kind == "millennium" else scan + 50
+
+
+@contextmanager
+def refereed(kind: BoardKind, variant: engine.Variant, timing: Timing | None = None,
+             on_update: Callable[[Update], None] | None = None,
+             on_input: Callable[[Input], None] | None = None) -> Iterator[tuple[Any, Service]]:
+    """A board of ``kind`` (an emulator on a real pty, or our simulated board for ``chessery``,
+    reading identities) refereed by the service (driver -> controller thread -> session with its
+    SQLite commit in a file of its own), started with the hooks given; stopped on the way out.
+    ``timing``: the referee's waits (the service still sets the board's scan)."""
     from controller.board_map import SensorMap
     from controller.config import Config, GpioConfig
-    from controller.service import Input, Sensor, Service
+    from controller.service import Service
     from controller.store import GameStore
     from firmware_bridge.boards.emulators import EMULATORS
+    from firmware_bridge.simboard import SimBoard
+
+    board: Any = SimBoard(variant, identity=True, scan_ms=2) if kind == "chessery" else EMULATORS[kind](variant.name)
+    board.start()
+    tmp = tempfile.TemporaryDirectory()
+    store = GameStore(Path(tmp.name) / "bench.sqlite3")
+    config = Config(port=(board.path,), board=kind, gpio=GpioConfig(enabled=False), timing=timing or Timing())
+    service = Service(config, variant, store, SensorMap(variant), print_moves=False)
+    service.on_update = on_update
+    service.on_input = on_input
+    service.start()
+    try:
+        yield board, service
+    finally:
+        service.stop()
+        board.stop()
+        store.close()
+        tmp.cleanup()
+
+
+def bench(kind: BoardKind, n_moves: int, given: list[str] | None = None, slide_rest_ms: int = 5) -> tuple[float, float]:
+    from controller.service import Sensor
 
     variant = engine.find_variant("chess")
     moves = given or random_game(variant, n_moves, seed=3)
     style = Style(think_ms=400, hand_ms=120, capture="alternate", slide=True, slide_rest_ms=slide_rest_ms,
                   identity=True)
     commands = parse_script("\n".join(script_for_moves(variant, moves, style)), variant)
-    from firmware_bridge.simboard import SimBoard
-
-    board: Any = SimBoard(variant, identity=True, scan_ms=2) if kind == "chessery" else EMULATORS[kind]("chess")
-    board.start()
-    tmp = tempfile.TemporaryDirectory()
-    store = GameStore(Path(tmp.name) / "bench.sqlite3")
-    config = Config(port=(board.path,), board=kind, gpio=GpioConfig(enabled=False))
-    service = Service(config, variant, store, SensorMap(variant), print_moves=False)
     accepted: queue.Queue[tuple[float, int, str]] = queue.Queue()  # when, moves added (an amend: none), text
 
     scans: list[int] = []  # the referee's scan period when each move was committed
+    ran: list[Service] = []
 
-    def on_update(update) -> None:
+    def on_update(update: Update) -> None:
         if update.accepted:
-            scans.append(service.session.timing.scan_ms)
+            scans.append(ran[0].session.timing.scan_ms)
             accepted.put((time.monotonic(), len(update.accepted) - len(update.undone), " ".join(update.accepted)))
 
-    service.on_update = on_update
     received: list[float] = []  # host time of each sensor event the controller handled (our own board)
     def spy(item: Input) -> None:
         if isinstance(item, Sensor) and not item.event.synthetic:
             received.append(item.event.host_time)
 
-    service.on_input = spy
-    service.start()
-    board.start_script(commands)
+    with refereed(kind, variant, on_update=on_update, on_input=spy) as (board, service):
+        ran.append(service)
+        board.start_script(commands)
+        return _measure(kind, board, service, moves, n_moves, accepted, scans, received)
+
+
+def _measure(kind: BoardKind, board: Any, service: Service, moves: list[str], n_moves: int,
+             accepted: queue.Queue[tuple[float, int, str]], scans: list[int],
+             received: list[float]) -> tuple[float, float]:
+    variant = engine.find_variant("chess")
     latencies: list[float] = []
     texts: list[str] = []
     could_go_on: list[bool] = []  # per latency: the move could still have been extended
     halves: list[bool] = []  # ... as the first half of a bigger move
     pos = engine.start_position(variant)
     amended = 0
-    try:
-        deadline = time.monotonic() + 60 + n_moves * 2
-        game = 0
-        while game < len(moves) and time.monotonic() < deadline:
-            try:
-                at, added, text = accepted.get(timeout=30)
-            except queue.Empty:
-                raise SystemExit(f"{kind}: no move for 30 s after {game} moves; the referee says: "
-                                 f"{service.session.status.message}") from None
-            game += added
-            amended += added == 0
-            extended = half = False
-            for move_text in text.split():
-                move = pos.parse_move(move_text)
-                extended = extendable(pos, move, True)
-                half = first_half(pos, move)
-                pos.push(move)
-            reports = received if kind == "chessery" else board.change_reports
-            i = bisect.bisect_right(reports, at)
-            if i:
-                latencies.append((at - reports[i - 1]) * 1000)
-                texts.append(text)
-                could_go_on.append(extended)
-                halves.append(half)
-        declared = [link.hello.scan_ms for link in service.links if link.hello is not None]
-    finally:
-        service.stop()
-        board.stop()
-        store.close()
-        tmp.cleanup()
-    scan = 2.0 if kind == "chessery" else board.scan_ms if kind == "dgt" else board.settings[1] * 2.048
-    goal = 2 * scan + 50 if kind == "millennium" else scan + 50
+    deadline = time.monotonic() + 60 + n_moves * 2
+    game = 0
+    while game < len(moves) and time.monotonic() < deadline:
+        try:
+            at, added, text = accepted.get(timeout=30)
+        except queue.Empty:
+            raise SystemExit(f"{kind}: no move for 30 s after {game} moves; the referee says: "
+                             f"{service.session.status.message}") from None
+        game += added
+        amended += added == 0
+        extended = half = False
+        for move_text in text.split():
+            move = pos.parse_move(move_text)
+            extended = extendable(pos, move, True)
+            half = first_half(pos, move)
+            pos.push(move)
+        reports = received if kind == "chessery" else board.change_reports
+        i = bisect.bisect_right(reports, at)
+        if i:
+            latencies.append((at - reports[i - 1]) * 1000)
+            texts.append(text)
+            could_go_on.append(extended)
+            halves.append(half)
+    declared = [link.hello.scan_ms for link in service.links if link.hello is not None]
+    scan, goal = scan_and_goal(kind, board)
     p99 = pct(latencies, 99)
     replay = engine.start_position(variant)
     recorded = []

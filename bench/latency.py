@@ -19,6 +19,13 @@
 
     ./dev bench latency --no-core --real-games 60 [--hesitant 0.5]
         [--press 0.3] [--seeds 0,1,2] [--hesitate-ms 3000]
+        [--boards dgt,millennium|none] [--board-games 2]
+
+   The same table on the emulated maker boards (``bench/board_games.py``): the first
+   ``--board-games`` historical games per seed played in real time on an emulated DGT and
+   Millennium board through the whole service (the board's scan, protocol and link included),
+   the clock button pressed as the panel's; goal for moves that cannot be extended: the board's
+   own (``bench/boards.py``: one DGT scan + 50 ms, two Millennium scans + 50 ms).
 
 1. Core: long games (seeded random legal games, plus the Opera game) turned into event scripts
    with mixed hand styles (captures both ways, castling both ways, drags, bounces, quick
@@ -170,9 +177,9 @@ def real_games_bench(n_games: int, scan_ms: int = 2, hesitant: float = 0.5, hesi
     print(f"real games: hand model with hesitant={hesitant}, hesitate_ms={timing.hesitate_ms}, "
           f"clock pressed on {press:.0%} of extendable moves, seed offsets {list(seeds)}")
     for identity in (False, True):
-        plain: list[int] = []
-        by_cause: dict[str, list[int]] = {"clock": [], "opponent": [], "quiet": []}
-        asked: list[int] = []
+        plain: list[float] = []
+        by_cause: dict[str, list[float]] = {"clock": [], "opponent": [], "quiet": []}
+        asked: list[float] = []
         amended = shown = ok = total = wrong = 0
         for offset in seeds:
             for n, moves in enumerate(historical_games()[:n_games]):
@@ -255,25 +262,31 @@ def real_games_bench(n_games: int, scan_ms: int = 2, hesitant: float = 0.5, hesi
                             plain.append(latency)
                     pos.push(move)
         board = "identity" if identity else "occupancy"
-        print(f"real games, {board} board: {ok}/{total} games recorded move for move, wrong final moves: {wrong} "
-              f"({len(plain) + sum(map(len, by_cause.values())) + len(asked)} moves timed)")
-
-        def row(name: str, xs: list[int], goal_ms: int | None = None) -> None:
-            if not xs:
-                print(f"  {name}: none")
-                return
-            verdict = ""
-            if goal_ms is not None:
-                verdict = f"   (goal p99 < {goal_ms} ms: {'met' if pct(xs, 99) < goal_ms else 'NOT met'})"
-            print(f"  {name}: {len(xs)} moves, last event -> final: p50 {pct(xs, 50)} ms  p95 {pct(xs, 95)} ms  "
-                  f"p99 {pct(xs, 99)} ms  max {max(xs)} ms{verdict}")
-
-        row("cannot be extended", plain, goal)
-        row("could be extended, final at the clock button", by_cause["clock"])
-        row("could be extended, final at the next player's action", by_cause["opponent"])
-        row("could be extended, final after the quiet (hesitate_ms)", by_cause["quiet"])
-        row("asked (promotion on an occupancy board; answer time included)", asked)
+        report(f"real games, {board} board", ok, total, wrong, plain, by_cause, asked, goal)
         print(f"  provisional readings shown {shown}, later amended {amended} (display only, never recorded)")
+
+
+def report(label: str, ok: int, total: int, wrong: int, plain: Sequence[float], by_cause: dict[str, list[float]],
+           asked: Sequence[float], goal: float) -> None:
+    """The table of final latencies by cause for one board kind."""
+    print(f"{label}: {ok}/{total} games recorded move for move, wrong final moves: {wrong} "
+          f"({len(plain) + sum(map(len, by_cause.values())) + len(asked)} moves timed)")
+
+    def row(name: str, xs: Sequence[float], goal_ms: float | None = None) -> None:
+        if not xs:
+            print(f"  {name}: none")
+            return
+        verdict = ""
+        if goal_ms is not None:
+            verdict = f"   (goal p99 < {goal_ms:.0f} ms: {'met' if pct(xs, 99) < goal_ms else 'NOT met'})"
+        print(f"  {name}: {len(xs)} moves, last event -> final: p50 {pct(xs, 50):.0f} ms  p95 {pct(xs, 95):.0f} ms  "
+              f"p99 {pct(xs, 99):.0f} ms  max {max(xs):.0f} ms{verdict}")
+
+    row("cannot be extended", plain, goal)
+    row("could be extended, final at the clock button", by_cause["clock"])
+    row("could be extended, final at the next player's action", by_cause["opponent"])
+    row("could be extended, final after the quiet (hesitate_ms)", by_cause["quiet"])
+    row("asked (promotion on an occupancy board; answer time included)", asked)
 
 
 def pipeline_bench(n_moves: int) -> None:
@@ -346,6 +359,10 @@ def main() -> None:
     parser.add_argument("--press", type=float, default=0.3,
                         help="share of extendable moves whose mover presses the clock button")
     parser.add_argument("--seeds", default="0", help="comma-separated offsets of the hand model's seeds")
+    parser.add_argument("--boards", default="dgt,millennium",
+                        help="comma-separated emulated maker boards to play the real games on too, or none")
+    parser.add_argument("--board-games", type=int, default=2,
+                        help="real games per seed offset on each emulated board (played in real time)")
     parser.add_argument("--no-core", action="store_true")
     args = parser.parse_args()
     global CLOCK
@@ -354,6 +371,14 @@ def main() -> None:
         print("core timed by thread CPU time (--cpu)")
     real_games_bench(args.real_games, hesitant=args.hesitant, hesitate_ms=args.hesitate_ms, press=args.press,
                      seeds=[int(x) for x in args.seeds.split(",")])
+    if args.boards != "none":
+        from bench.board_games import board_games_bench
+
+        for kind in args.boards.split(","):
+            if kind not in ("dgt", "millennium", "chessery"):
+                raise SystemExit(f"--boards: no emulated board {kind!r} (dgt, millennium, chessery)")
+            board_games_bench(kind, args.board_games, hesitant=args.hesitant, press=args.press,
+                              seeds=[int(x) for x in args.seeds.split(",")], hesitate_ms=args.hesitate_ms)
     if args.no_core:
         return
     names = ["chess", *[n for n in engine.variant_names() if n != "chess"]] if args.variants == "all" \

@@ -1,20 +1,20 @@
 """The decision core's value types: its inputs (``Event``, ``Timing``), its outputs (``Decision``,
 ``Status``, ``Prompt``, ``Option``, ``Fix``) and what it waits on (``Pending``), with the kinds of
-each as enums (``StatusKind``, ``PromptKind``, ``PendingKind``). The kinds are ``StrEnum``: a kind
-equals its plain word ("idle"), so code that still compares words keeps working while mypy
-checks the core's own comparisons."""
+each as enums (``StatusKind``, ``PromptKind``, ``PendingKind``). A kind is a plain ``Enum``, not
+a ``StrEnum``: it never equals its word ("idle"), so mypy's strict equality rejects a comparison
+with a word anywhere in the project; ``.value`` is the word, for logs and the hall's wire."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
+from enum import Enum
 
-from engine import Move
+from engine import Move, Position, Variant
 
 from .signatures import EMPTY_SIG, Shape, Sig
 
 
-class StatusKind(StrEnum):
+class StatusKind(Enum):
     """What the player is told (``Status.kind``)."""
 
     IDLE = "idle"        # the board equals the game
@@ -24,7 +24,7 @@ class StatusKind(StrEnum):
     SETUP = "setup"      # not playing: the board must match the position
 
 
-class PromptKind(StrEnum):
+class PromptKind(Enum):
     """What a question asks (``Prompt.kind``)."""
 
     PROMOTION = "promotion"
@@ -33,9 +33,13 @@ class PromptKind(StrEnum):
     TAKEBACK = "takeback"
     REMOVAL = "removal"
     CONFIRM = "confirm"
+    # The session's own questions (``controller.session``), on the same panel and screen:
+    MENU = "menu"                  # start a new game / end by agreement
+    NEW_ON_BOARD = "new_on_board"  # the board shows another game's start: start it?
+    AGREEMENT = "agreement"        # both agree to end the game?
 
 
-class PendingKind(StrEnum):
+class PendingKind(Enum):
     """What the core waits on (``Referee.pending_kind``)."""
 
     CLEAN = "clean"            # nothing: the board equals the game
@@ -111,6 +115,23 @@ class Timing:
         return max(drag, self.scan_ms + SCAN_MARGIN_MS) if self.scan_ms else drag
 
 
+@dataclass(slots=True)
+class Game:
+    """What the hand rules (``controller.hand_reading``) read the board against: the game
+    ``position`` (the referee's own: a rule may push a move to look at the replies, and pops it
+    before it returns), whether the board reads ``identity``, what it reads for each piece code
+    (``look``: ``signatures.looks``) and the ``timing`` (the service sets the board's scan)."""
+
+    position: Position
+    identity: bool
+    look: tuple[int, ...] | None
+    timing: Timing
+
+    @property
+    def variant(self) -> Variant:
+        return self.position.variant
+
+
 @dataclass(frozen=True)
 class Fix:
     """A cell that is wrong: ``want`` is the piece code that belongs there (0: empty), ``have``
@@ -134,7 +155,7 @@ class Option:
 
 @dataclass(frozen=True)
 class Prompt:
-    kind: str  # a PromptKind (typed str while callers outside the core still pass words)
+    kind: PromptKind
     question: str
     options: tuple[Option, ...]
 
@@ -159,7 +180,7 @@ class Status:
     under way or waiting to settle), ask (``prompt``), fix (``fixes``: wrong cells), setup (not
     playing: the board must match the position, ``fixes`` lists the differences)."""
 
-    kind: str  # a StatusKind (typed str while callers outside the core still pass words)
+    kind: StatusKind
     message: str
     cells: tuple[int, ...] = ()
     fixes: tuple[Fix, ...] = ()

@@ -24,6 +24,7 @@ from typing import Literal, NamedTuple
 from engine import Move, Position, Variant, parse_fen, start_position
 from firmware_bridge.script import parse_line
 
+from .core_types import PendingKind
 from .inference import Timing
 from .replay import Replayer
 from .signatures import looks
@@ -322,7 +323,7 @@ def _write(variant: Variant, moves: Sequence[str], style: Style, fen: str | None
         # core where it will ask.
         # A removal is always asked about (the referee never takes one from the board alone).
         if (style.think_ms or n == len(moves) - 1 or shape_of(move) == "removal"
-                or writer.replayer.core.pending_kind in ("ambiguous", "removal")):
+                or writer.replayer.core.pending_kind in (PendingKind.AMBIGUOUS, PendingKind.REMOVAL)):
             writer.answer_for([move])
         pos.push(move)
     return writer.lines

@@ -25,6 +25,7 @@ from engine import Outcome, Position
 
 from .clock import Clock, parse_time_control
 from .config import ClockConfig
+from .core_types import StatusKind
 from .game_extras import GameExtras
 from .messages import side_name
 from .session import Session, Update
@@ -75,7 +76,7 @@ def clock_button(session: Session, now: int) -> tuple[Update | None, str]:
         # The mover says the move is complete: what would happen after the quiet happens now.
         return session.tick(max(now, deadline)), ""
     side = side_name(session.variant, session.position.side)
-    if status.kind == "idle":
+    if status.kind == StatusKind.IDLE:
         return None, f"Clock button: {side} to move, nothing moved on the board yet"
     return None, f"Clock button: {side}'s move is not complete on the board; the clock runs on"
 
@@ -142,8 +143,8 @@ class GameClock:
         status = session.status
         want = (session.phase == "play" and self.game_id is not None and not self.paused_by_menu
                 and not self.paused_by_arbiter and not self.paused_for_guide
-                and not (status.kind == "ask" and self.options.pause_on_question)
-                and not (status.kind == "fix" and self.options.pause_on_fix))
+                and not (status.kind == StatusKind.ASK and self.options.pause_on_question)
+                and not (status.kind == StatusKind.FIX and self.options.pause_on_fix))
         if want and not self.clock.running:
             self.clock.resume(now)
         elif not want and self.clock.running:

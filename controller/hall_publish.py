@@ -26,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .core_types import StatusKind
 from .hall_outbox import Outbox
 from .hall_state import StateBuilder, events_of
 from .hall_wire import Broker, dumps, parse_broker, topic
@@ -122,7 +123,7 @@ class HallPublisher:
         session = service.session
         stack = session.position.move_stack
         kind = session.status.kind
-        key = (session.game_id, session.phase, "idle" if kind == "moving" else kind, len(stack),
+        key = (session.game_id, session.phase, StatusKind.IDLE if kind == StatusKind.MOVING else kind, len(stack),
                id(stack[-1]) if stack else 0, tuple(sorted(service.players.items())))
         if key == self._followed:
             return

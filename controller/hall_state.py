@@ -31,7 +31,7 @@ class StateBuilder:
             names = [names[0] or event.white, names[1] or event.black]
         players = [name or side for name, side in zip(names, variant.sides, strict=True)]
         record = session.store.game(session.game_id) if session.game_id is not None else None
-        status = session.status.kind
+        status = session.status.kind.value
         if session.phase == "over":
             status = "over"
         elif session.phase != "play":

@@ -10,38 +10,11 @@ Two kinds of output, never mixed: a *provisional reading* (``Decision.provisiona
 final move is never amended; ``undone`` only ever carries takebacks the player asked for.
 
 The referee is built in parts: ``core_types`` (its value types and kinds), ``readings`` (what
-the hands did), ``hand_rules`` and ``hand_reading`` (the rules that read hands), ``judging``
-(``_evaluate``, the waits, the decisions at deadlines), ``prompts`` (the wording); this module
-holds the inputs, accepting and undoing moves.
-
-How a state is judged (``judging.Judging._evaluate``), in this order, comparing the sensors' readings with the
-game position (see ``controller.signatures`` for signatures and hidden cells), and the order of
-the events (a piece arrives after it left):
-
-1. the board equals the position: ``idle`` (a tap on a piece may select a silent move);
-2. the differences are exactly one legal move's result and its hidden cells were handled: a
-   provisional reading, final after ``settle_ms`` of quiet when it cannot be extended. One the
-   mover could still extend (the first half of a bigger legal move, the rook of a castling; its
-   piece sliding on along its line; a man it could take next) waits ``hesitate_ms`` of quiet
-   for the hand to let go, or the clock button; once the next player has a hand on a man no
-   extension takes, ``prefix_ms``/``drag_ms`` after the mover's last event. It is final at once
-   when a piece is put down on a cell the move does not involve and cannot go on to, or such a
-   man is lifted after that short wait; a lifted man the piece could take next keeps both
-   readings (the move with the next player's hand on it, and the capture to come);
-3. several legal moves fit (promotion, drops on an occupancy board, pushes and swaps): ask
-   (on an identity board not when they all lead to the same position);
-4. the board shows an earlier position (one or two plies back) for ``takeback_ms``: ask before
-   undoing;
-5. overlapping hands: the next player has completed a move on top of the latest reading (that
-   reading was the move), or the board is one complete legal move plus pieces the next player
-   holds (the move is read with them);
-6. nothing fits: once still for ``settle_ms`` (``guide_ms`` while a hand holds a piece some
-   legal move would put down), try a move and a quick reply together (merged events, moves
-   made while the board was unplugged); failing those, the one legal move the board shows if
-   only its placement was reported before its lift (two boards reporting on their own); if the
-   board is merely half-way through some legal move, the player is still moving; otherwise
-   list each wrong cell with what belongs there (cells refilled meanwhile included: a victim),
-   and go on as soon as the board is right.
+the hands did), ``hand_rules`` and ``hand_reading`` (the rules that read hands, as functions),
+``move_indexes`` (the legal moves matched against), ``judging`` (how a state is judged, in the
+order its docstring lists, and how long a reading waits), ``deadlines`` (the decisions when a
+wait runs out), ``prompts`` (the wording); this module holds the inputs, accepting and undoing
+moves.
 
 A move that only takes pieces off the board (a Mathematichess terminator) looks exactly like a
 piece held in the hand while a move goes on, so it is never accepted on the board's word alone:
@@ -51,7 +24,7 @@ and a sequence of moves ending in one is asked about rather than accepted.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Sequence
 
 from engine import Move, Position
 
@@ -60,10 +33,10 @@ from .core_types import (
     RESYNC_PLIES,
     SCAN_MARGIN_MS,
     UNKNOWN_PIECE,
-    Back,
     Decision,
     Event,
     Fix,
+    Game,
     Option,
     Pending,
     PendingKind,
@@ -73,17 +46,19 @@ from .core_types import (
     StatusKind,
     Timing,
 )
-from .judging import Judging
-from .messages import piece_name, side_name
-from .prompts import choice_prompt, chosen_text, fix_message
+from .hand_reading import fixes
+from .messages import side_name
+from .move_indexes import MoveIndexes
+from .prompts import fix_message
 from .readings import Readings
-from .signatures import EMPTY_SIG, MoveIndex, Shape, Sig, looks, seen
+from .signatures import Shape, Sig, looks, seen
 from .swaps import swap_text, swaps
+from .touches import Touches
 
 __all__ = ["MAX_CHOICES", "RESYNC_PLIES", "SCAN_MARGIN_MS", "UNKNOWN_PIECE", "Decision", "Event", "Fix", "Option",
            "PendingKind", "Prompt", "PromptKind", "Referee", "Status", "StatusKind", "Timing"]
 
-class Referee(Judging):
+class Referee(Touches):
     """The decision core for one game. It owns ``position`` (pass a copy)."""
 
     def __init__(self, position: Position, *, identity: bool = False, timing: Timing | None = None,
@@ -91,27 +66,19 @@ class Referee(Judging):
         self.position = position
         self.variant = position.variant
         self.identity = identity
-        self.timing = timing or Timing()
         self._playing = playing
         board = position.board
         #: What an identity board reads for each piece code (None: the code itself).
         self._look = looks(self.variant)
+        #: What the hand rules read the board against (``hand_reading``).
+        self._game = Game(position, identity, self._look, timing or Timing())
         self._hands = Readings([seen(c, identity, self._look) for c in board], observed)
         self._resync = False
-        self._index_cache: MoveIndex | None = None
-        #: The only moves the board may make now (None: every legal move): the move a computer or
-        #: a remote board chose, shown to the player (controller/service/opponents.py); an empty
-        #: tuple while it is not known yet. Any other move is guided back like a wrong board.
-        self._only: tuple[Move, ...] | None = None
-        #: Indexes no longer needed, freed in ``prepare``: dropping one (thousands of moves in a
-        #: Mathematichess position) takes milliseconds, which a decision should not pay.
-        self._retired: list[object] = []  # (bounded: see _retire)
+        self._moves = MoveIndexes(position, identity)
         #: Occupancy boards: cells where the last move asks for a piece swap (Gryphon), and the
         #: swap cell lifted while nothing else is handled: put back there, it was the swap.
         self._swap_cells: set[int] = set()
         self._swap_lift: int | None = None
-        self._backs: list[Back] | None = None
-        self._reply_index: tuple[Shape, MoveIndex] | None = None  # legal moves after the reading
         #: The latest provisional reading since the last final move, with the cells handled
         #: when the board first showed it (see ``_reply_done``).
         #: (shape, since, cells it may go on to, cells of the bigger moves it may be part of)
@@ -135,6 +102,15 @@ class Referee(Judging):
         self._evaluate()
 
     # -- inputs -------------------------------------------------------------------------------------
+    @property
+    def timing(self) -> Timing:
+        return self._game.timing
+
+    @timing.setter
+    def timing(self, timing: Timing) -> None:
+        """The service sets the board's scan and drag waits once it knows the board."""
+        self._game.timing = timing
+
     @property
     def status(self) -> Status:
         return self._status
@@ -170,9 +146,7 @@ class Referee(Judging):
     def set_playing(self, playing: bool, now: int) -> Decision:
         """Start or stop refereeing (setup and game-over phases only compare the board)."""
         self._playing = playing
-        self._retire(self._index_cache)
-        self._index_cache = None
-        self._backs = None
+        self._moves.reset()
         self._hands.touched.clear()
         self._hands.refilled.clear()
         self._reading = None
@@ -213,7 +187,14 @@ class Referee(Judging):
         elif not swap_event:
             self._hands.touched.add(ev.cell)
         self._hands.record(ev.cell, ev.down, ev.t)
-        return self._decide(accepted, undone)
+        decision = self._decide(accepted, undone)
+        p = self._pending
+        if self.timing.scan_ms and p.deadline is not None and p.deadline <= ev.t:
+            # A board that scans its squares in turn reports one scan's changes together, with
+            # that scan's time and in square order: nothing falls due before the rest of the
+            # report (the same time) is read.
+            p.deadline = ev.t + 1
+        return decision
 
     def _ends_move(self, ev: Event) -> bool:
         """Whether an event outside the provisional move (and every extension of it) shows the
@@ -221,9 +202,16 @@ class Referee(Judging):
         take next once the piece has rested the short wait (``prefix_ms``/``drag_ms``). A lift
         sooner proves nothing yet: hands overlap, and the next player's hand may be on its man
         while the mover's piece is still on its way (then the short wait runs from the mover's
-        last event: ``_set_match``)."""
-        short = self._pending.extra.get("short")
-        return ev.down or (short is not None and ev.t >= short and bool(self._hands.observed[ev.cell]))
+        last event: ``_set_match``). On a board that scans its squares in turn a lift is read
+        first: it may come in the same report as the mover's piece going on (one scan's changes
+        come in square order, not the hands' order), and the reading with that man in the next
+        player's hand is final at its short wait all the same (``tick``)."""
+        p = self._pending
+        if p.extra.get("reply") and p.deadline is not None and ev.t < p.deadline:
+            return False  # (the rest of the report that completed the reply: read first)
+        short = p.extra.get("short")
+        return ev.down or (not self.timing.scan_ms and short is not None and ev.t >= short
+                           and bool(self._hands.observed[ev.cell]))
 
     def snapshot(self, readings: list[int], now: int) -> Decision:
         """The whole board as read after a reconnect or a restart. Hidden changes (captures on an
@@ -273,62 +261,6 @@ class Referee(Judging):
         self._hands.last_t = now
         return self._decide(accepted, undone)
 
-    def silent_moves_on(self, cell: int) -> list[Move]:
-        """The legal moves that change only ``cell`` and that the sensors cannot see there (a man
-        chosen where it stands, as in Illusionary Piece Chess): what a lift and a put-back on
-        that cell selects, and what a touch on it on the screen chooses."""
-        only = frozenset((cell,))
-        return [s.move for s in self._index.match(EMPTY_SIG, only) if s.cells == only]
-
-    def touch_cells(self) -> frozenset[int]:
-        """The cells where a touch on the screen chooses something now (see ``silent_moves_on``)."""
-        if not self._playing:
-            return frozenset()
-        return frozenset(c for s in self._index.by_sig.get(EMPTY_SIG, ()) if len(s.cells) == 1 for c in s.cells)
-
-    def touch(self, cell: int, now: int) -> Decision:
-        """A cell touched on the screen: the choice of the move the board cannot see there
-        (``silent_moves_on``). One such move is final at once, as if lifted, put back and
-        confirmed; several are asked about; none, or a board not at rest (a piece in the hand,
-        a move waiting to settle, a question open), change nothing but the status line, which
-        says why. ``ValueError`` for a cell the board does not have."""
-        names = self.variant.geometry.names
-        if not 0 <= cell < len(names):
-            raise ValueError(f"no cell {cell} on the {self.variant.name} board")
-        name = names[cell]
-        if not self._playing:
-            return self._tell(f"Touch on {name} ignored: no game under way")
-        if self._prompt is not None:
-            return self._tell(f"Touch on {name} ignored: answer the question first")
-        if self._hands.diff or self._pending.kind not in (PendingKind.CLEAN, PendingKind.REMOVAL):
-            # A move under way on the board: its reading must not change under the hands.
-            return self._tell(f"Touch on {name} ignored: finish the move on the board first")
-        moves = self.silent_moves_on(cell)
-        if not moves:
-            return self._tell(f"Nothing to choose on {name}")
-        if len(moves) > 1:
-            options = choice_prompt(self.position, [(m,) for m in moves], 0, force_which=True).options
-            what = piece_name(self.variant, self.position.board[cell])
-            self._ask(Prompt(PromptKind.WHICH_MOVE, f"Which change of the {what} on {name}?",
-                             (*options, Option("no", "None: leave it"))), self._hands.sig())
-            self._status = replace(self._status, cells=(cell,))
-            return self._decide([], [], evaluate=False)
-        accepted: list[Move] = []
-        # Cells handled before, at rest now, are no part of this choice (nor a move the next
-        # player made meanwhile: see ``_stray``).
-        self._hands.touched.clear()
-        self._accept(moves[0], now, accepted)
-        self._notes[-1] = chosen_text(self.position, moves[0])
-        self._hands.last_t = now
-        return self._decide(accepted, [])
-
-    def _tell(self, text: str) -> Decision:
-        """Put ``text`` in front of the status line (in place of the last such text), nothing else."""
-        base = self._told[0] if self._told is not None and self._told[1] is self._status else self._status
-        self._status = replace(base, message=f"{text}. {base.message}" if base.message else text)
-        self._told = (base, self._status)
-        return Decision(self._status, note=text)
-
     def takeback(self, now: int) -> Decision:
         """Undo the last move at the player's request (a button); the board must follow."""
         if not self.position.move_stack:
@@ -344,7 +276,7 @@ class Referee(Judging):
         self._prompt = None
         self._prompt_sig = None
 
-    def _decide(self, accepted, undone, evaluate: bool = True) -> Decision:
+    def _decide(self, accepted: Sequence[Move], undone: Sequence[Move], evaluate: bool = True) -> Decision:
         if evaluate:
             self._evaluate()
         note = "; ".join(self._notes)
@@ -356,54 +288,18 @@ class Referee(Judging):
         provisional = (p.shapes[0].move,) if shown else ()
         return Decision(self._status, tuple(accepted), tuple(undone), note, provisional)
 
-    @property
-    def _index(self) -> MoveIndex:
-        """The legal moves of the position by signature, built when first needed (or by
-        ``prepare``) rather than in the decision that accepted the move before."""
-        index = self._index_cache
-        if index is None:
-            index = self._index_cache = MoveIndex(self.position, self.identity, self._only)
-        return index
-
     def expect(self, moves: tuple[Move, ...] | None) -> None:
-        """Let only ``moves`` be played now (None: every legal move); see ``_only``."""
-        if moves != self._only:
-            self._only = moves
-            if self._index_cache is not None:
-                self._retire(self._index_cache)
-            self._index_cache = None
+        """Let only ``moves`` be played now (None: every legal move): the move a computer or a
+        remote board chose, shown to the player (controller/service/opponents.py); an empty
+        tuple while it is not known yet. Any other move is guided back like a wrong board."""
+        if self._moves.expect(moves):
             self._shown.clear()  # (keyed by the retired index's shapes)
-
-    def _retire(self, index: object) -> None:
-        if len(self._retired) >= 8:  # nobody called prepare(): free them now rather than pile up
-            self._retired.clear()
-        self._retired.append(index)
 
     def prepare(self) -> None:
         """Do the per-position work ahead (index the legal moves, and those after the reading
         shown, for telling a reply): the service calls this while it waits for the next event,
         so the next decision only matches."""
-        self._retired.clear()
-        if self._playing:
-            _ = self._index
-            reading = self._reading
-            if reading is not None:
-                pos = self.position
-                pos.push(reading[0].move)
-                try:
-                    self._reply_index_for(reading[0])
-                finally:
-                    pos.pop()
-
-    def _reply_index_for(self, shape: Shape) -> MoveIndex:
-        """The legal moves after ``shape``'s move (the position must be after it): built once per
-        reading, not per event."""
-        cached = self._reply_index
-        if cached is not None and cached[0] is shape:
-            return cached[1]
-        index = MoveIndex(self.position, self.identity)
-        self._reply_index = (shape, index)
-        return index
+        self._moves.prepare(self._reading[0] if self._reading is not None else None, self._playing)
 
     # -- decisions at a deadline ----------------------------------------------------------------------
     def _ask(self, prompt: Prompt, sig: Sig) -> None:
@@ -426,14 +322,7 @@ class Referee(Judging):
         pos.push(move)
         accepted.append(move)
         self._after_change(move.changes)
-        ready = self._reply_index
-        if ready is not None and ready[0].move is move:
-            # The legal moves after the reading, indexed ahead by ``prepare``, are the new
-            # position's: the decision that accepts a move does not pay for indexing the next.
-            self._index_cache = ready[1]
-        else:
-            self._retire(ready)
-        self._reply_index = None
+        self._moves.moved(move)
         self._hands.touched = set(keep)
         self._hands.refilled &= keep
         self._shown.clear()
@@ -454,20 +343,15 @@ class Referee(Judging):
         self._hands.refilled.clear()
         self._reading = None
         self._shown.clear()
-        self._retire(self._reply_index)
-        self._reply_index = None
+        self._moves.undone()
         return move
 
     def _after_change(self, changes) -> None:
         board = self.position.board
         for c, _b, _a in changes:
             self._hands.expect(c, seen(board[c], self.identity, self._look))
-        self._retire(self._index_cache)
-        self._index_cache = None
         self._shown.clear()  # (keyed by the retired index's shapes)
-        self._only = None  # the moves expected were the last position's: the service says anew
         self._outcome = self.position.outcome() if self._playing else None
-        self._backs = None
 
     @property
     def outcome(self):
@@ -476,5 +360,5 @@ class Referee(Judging):
 
     # -- guidance --------------------------------------------------------------------------------------
     def _fix_status(self, kind: StatusKind, head: str, wrong: bool = False) -> Status:
-        fixes = self._fixes(wrong)
-        return Status(kind, fix_message(self.variant, head, fixes), fixes=fixes)
+        cells = fixes(self._hands, self.position, wrong)
+        return Status(kind, fix_message(self.variant, head, cells), fixes=cells)

@@ -1,33 +1,84 @@
-"""The referee's judgement of the board (``controller.inference``'s ``Referee`` is built on it):
-what the readings show now (``_evaluate``: the rules in the order of the module docstring of
-``controller.inference``), how long a reading waits before it is final (``_set_match``: the
-table in docs/controller.md, "When a reading becomes final"), and what happens when a wait runs
-out (``_fire``, ``_resolve_unmatched``)."""
+"""The referee's judgement of the board (``controller.inference``'s ``Referee`` is built on it,
+through ``controller.deadlines``): what the readings show now (``_evaluate``: the rules below,
+in their order) and how long a reading waits before it is final (``_set_match``: the table in
+docs/controller.md, "When a reading becomes final").
+
+How a state is judged (``_evaluate``), in this order, comparing the sensors' readings with the
+game position (see ``controller.signatures`` for signatures and hidden cells), and the order of
+the events (a piece arrives after it left):
+
+1. the board equals the position: ``idle`` (a tap on a piece may select a silent move);
+2. the differences are exactly one legal move's result and its hidden cells were handled: a
+   provisional reading, final after ``settle_ms`` of quiet when it cannot be extended. One the
+   mover could still extend (the first half of a bigger legal move, the rook of a castling; its
+   piece sliding on along its line; a man it could take next) waits ``hesitate_ms`` of quiet
+   for the hand to let go, or the clock button; once the next player has a hand on a man no
+   extension takes, ``prefix_ms``/``drag_ms`` after the mover's last event. It is final at once
+   when a piece is put down on a cell the move does not involve and cannot go on to, or such a
+   man is lifted after that short wait; a lifted man the piece could take next keeps both
+   readings (the move with the next player's hand on it, and the capture to come);
+3. several legal moves fit (promotion, drops on an occupancy board, pushes and swaps): ask
+   (on an identity board not when they all lead to the same position);
+4. the board shows an earlier position (one or two plies back) for ``takeback_ms``: ask before
+   undoing;
+5. overlapping hands: the next player has completed a move on top of the latest reading (that
+   reading was the move), or the board is one complete legal move plus pieces the next player
+   holds (the move is read with them);
+6. nothing fits: once still for ``settle_ms`` (``guide_ms`` while a hand holds a piece some
+   legal move would put down), try a move and a quick reply together (merged events, moves
+   made while the board was unplugged); failing those, the one legal move the board shows if
+   only its placement was reported before its lift (two boards reporting on their own); if the
+   board is merely half-way through some legal move, the player is still moving; otherwise
+   list each wrong cell with what belongs there (cells refilled meanwhile included: a victim),
+   and go on as soon as the board is right.
+"""
 
 from __future__ import annotations
 
-from engine import Move, Outcome
+from engine import Outcome, Position, Variant
 
 from .core_types import (
-    MAX_CHOICES,
-    RESYNC_PLIES,
-    Fix,
+    Game,
     Pending,
     PendingKind,
     Prompt,
     Status,
     StatusKind,
 )
-from .hand_reading import HandRules
+from .hand_reading import (
+    crossed_cells,
+    half_made,
+    handled_again,
+    in_order,
+    lifted_next_on_the_line,
+    overlapping_hands,
+    reply_on_top,
+    resting_on_the_way,
+    same_result,
+    silent_then_reply,
+    slid_on,
+    takeback_match,
+    victims_left,
+)
 from .hand_rules import hesitant, put_back, takes_only
 from .messages import side_name
-from .prompts import choice_prompt, idle_status, removal_prompt, takeback_prompt
-from .signatures import EMPTY_SIG, MoveIndex, Shape, Sig, explain
-from .swaps import swap_text, swaps, unswapped
+from .move_indexes import MoveIndexes
+from .prompts import idle_status
+from .readings import Readings
+from .signatures import EMPTY_SIG, MoveIndex, Shape, Sig
 
 
-class Judging(HandRules):
-    """The referee's state it judges with; ``Referee`` holds it and its inputs."""
+class Judging:
+    """The referee's state it judges with; ``Referee`` holds it and its inputs. The hand rules
+    it judges by are functions of ``controller.hand_reading``."""
+
+    position: Position
+    variant: Variant
+    identity: bool
+    _game: Game
+    _hands: Readings
+    _look: tuple[int, ...] | None
+    _moves: MoveIndexes
 
     _pending: Pending
     _status: Status
@@ -42,12 +93,6 @@ class Judging(HandRules):
     _reading: tuple[Shape, int, frozenset[int], frozenset[int]] | None
     _outcome: Outcome | None
 
-    def _accept(self, move: Move, now: int, accepted: list[Move], keep: frozenset[int] = frozenset()) -> None:
-        raise NotImplementedError
-
-    def _ask(self, prompt: Prompt, sig: Sig) -> None:
-        raise NotImplementedError
-
     def _close_prompt(self) -> None:
         raise NotImplementedError
 
@@ -56,9 +101,10 @@ class Judging(HandRules):
 
     def _evaluate(self) -> None:
         """Judge the current readings (see the module docstring); sets pending and status."""
-        diff = self._hands.diff
+        hands, game, replies = self._hands, self._game, self._moves.replies
+        diff = hands.diff
         variant = self.variant
-        sig = self._hands.sig()
+        sig = hands.sig()
         if self._prompt is not None:
             if sig == self._prompt_sig:
                 return
@@ -74,22 +120,22 @@ class Judging(HandRules):
             return
         to_move = side_name(variant, self.position.side)
         stray, self._stray = self._stray, frozenset()
-        if not diff and not self._hands.touched and stray and self._index.has_silent_moves:
-            shapes = self._index.match(EMPTY_SIG, stray)
+        if not diff and not hands.touched and stray and self._moves.current.has_silent_moves:
+            shapes = self._moves.current.match(EMPTY_SIG, stray)
             if shapes:
-                self._hands.touched |= stray
-                self._set_match(sig, shapes, self._index)
+                hands.touched |= stray
+                self._set_match(sig, shapes, self._moves.current)
                 return
-        if not diff and not self._hands.touched:
+        if not diff and not hands.touched:
             self._resync = False
             self._pending = Pending(PendingKind.CLEAN)
             self._status = idle_status(self.position, self._outcome)
             return
-        index = self._index
+        index = self._moves.current
         if not diff:
             self._resync = False
-            if self._hands.touched and index.has_silent_moves:
-                shapes = [s for s in index.match(EMPTY_SIG, self._hands.touched) if self._in_order(s)]
+            if hands.touched and index.has_silent_moves:
+                shapes = [s for s in index.match(EMPTY_SIG, hands.touched) if in_order(hands, game, s)]
                 if shapes:
                     self._set_match(sig, shapes, index)
                     return
@@ -111,10 +157,10 @@ class Judging(HandRules):
                 self._status = Status(StatusKind.MOVING, f"{to_move} moving", cells=tuple(sorted(diff)))
                 return
             self._declined = None
-        shapes = [s for s in index.match(sig, self._hands.touched) if self._in_order(s)]
+        shapes = [s for s in index.match(sig, hands.touched) if in_order(hands, game, s)]
         reading = self._reading
-        if shapes and reading is not None and not reading[0].sig and self._hands.placed and self._silent_then_reply(
-                shapes, reading[0], reading[1]):
+        if shapes and reading is not None and not reading[0].sig and hands.placed and silent_then_reply(
+                hands, game, replies, shapes, reading[0], reading[1]):
             # A silent move shown (a swap on an occupancy board), then the next player moved one of
             # its men: the move of that man from the mover's side leaves the swap's other cell
             # handled for nothing. Moves are made in turn: the swap was the move.
@@ -123,20 +169,20 @@ class Judging(HandRules):
         if shapes:
             self._set_match(sig, shapes, index)
             return
-        back = self._takeback_match()
+        back = takeback_match(hands, game, self._moves.earlier())
         if back is not None:
             self._pending = Pending(PendingKind.TAKEBACK, sig, back=back,
-                                    deadline=self._hands.last_t + self.timing.takeback_ms)
+                                    deadline=hands.last_t + game.timing.takeback_ms)
             self._status = Status(StatusKind.MOVING, f"{to_move} moving", cells=tuple(sorted(diff)))
             return
         reading = self._reading
         peeled = None
-        if reading is not None and self._hands.placed and self._hands.latest in reading[2]:
+        if reading is not None and hands.placed and hands.latest in reading[2]:
             # Put down where the reading's piece may still be going: rather its drag going on.
-            peeled = self._peel(sig, index)
+            peeled = overlapping_hands(hands, game, index, sig)
             if peeled is not None and len(peeled[1]) == 1 and peeled[1][0] is reading[0]:
-                again = self._handled_again(reading[0], reading[1])
-                if again and self._reply_done(reading[0], reading[1], needs=again):
+                again = handled_again(hands, game, reading[0], reading[1])
+                if again and reply_on_top(hands, game, replies, reading[0], reading[1], needs=again):
                     # The reading's own cells were handled again since the board showed it (no
                     # bounce). Of the two readings of the board, the move with the next player's
                     # hand on a man leaves that handling unexplained; the move and a complete
@@ -144,21 +190,23 @@ class Judging(HandRules):
                     # uses every cell handled: that one.
                     self._take_reply(sig, reading[0], reading[1])
                     return
-        if (peeled is None and reading is not None and self._hands.placed and self._hands.latest not in reading[3]
-                and not (self._hands.latest in reading[2] and self._slid_on(reading[0]))
-                and self._reply_done(reading[0], reading[1]) and not self._resting(index)):
+        if (peeled is None and reading is not None and hands.placed and hands.latest not in reading[3]
+                and not (hands.latest in reading[2] and slid_on(hands, game, reading[0]))
+                and reply_on_top(hands, game, replies, reading[0], reading[1])
+                and not resting_on_the_way(hands, game, index)):
             # The next player has completed a move on top of the last reading: that reading was
             # the move (moves are made in turn), whatever its piece did meanwhile. (Unless the
             # piece put down rests where a legal move's piece crosses: a swapped man on its way.)
             self._take_reply(sig, reading[0], reading[1])
             return
         if peeled is None:
-            peeled = self._peel(sig, index)
+            peeled = overlapping_hands(hands, game, index, sig)
         if peeled is not None:
             rest, shapes = peeled
             shown = self._shown.get(id(shapes[0])) if len(shapes) == 1 else None
-            if (shown is not None and self._hands.placed and self._hands.latest in shapes[0].cells
-                    and (reading is None or reading[0] is not shapes[0]) and self._reply_done(shapes[0], shown)):
+            if (shown is not None and hands.placed and hands.latest in shapes[0].cells
+                    and (reading is None or reading[0] is not shapes[0])
+                    and reply_on_top(hands, game, replies, shapes[0], shown)):
                 # The board shows again a reading it showed before, and that reading followed by
                 # a complete reply (the next player's man brought down the line the mover's piece
                 # went up, onto it): moves are made in turn, the reading was the move.
@@ -169,13 +217,13 @@ class Judging(HandRules):
         # Two moves merged (overlapping hands, a quick reply), or moves made while the board was
         # away: worked out as soon as the burst of differences is in, unless a hand still holds
         # a piece that some legal move would put down (then only after ``guide_ms``).
-        wait = self.timing.settle_ms if self._resync or not self._in_hand() else self.timing.guide_ms
-        if wait == self.timing.settle_ms and not self._resync and self._resting(index):
+        wait = game.timing.settle_ms if self._resync or not half_made(hands, game, index) else game.timing.guide_ms
+        if wait == game.timing.settle_ms and not self._resync and resting_on_the_way(hands, game, index):
             # A piece of a move under way rests on a cell it crosses (a swapped man dragged
             # while the other is in the hand): a move and a capture there only if it stays.
-            wait = self.timing.drag_wait()
-        self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=self._hands.last_t + wait)
-        left = self._victims_left(index)
+            wait = game.timing.drag_wait()
+        self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=hands.last_t + wait)
+        left = victims_left(hands, index)
         if left is not None:
             # Everything of the move is on the board but men it takes (a charge, a chain): say
             # which are still to come off.
@@ -187,8 +235,11 @@ class Judging(HandRules):
         self._status = Status(StatusKind.MOVING, f"{to_move} moving", cells=tuple(sorted(diff)))
 
     def _take_reply(self, sig: Sig, shape: Shape, since: int) -> None:
-        """The reading ``shape`` was the move: final now, the rest of the board is the reply."""
-        self._pending = Pending(PendingKind.MOVE, sig, (shape,), shape.cells, deadline=self._hands.last_t,
+        """The reading ``shape`` was the move: final now, the rest of the board is the reply --
+        once the rest of this report is read: a board reports one scan's changes together, with
+        one time, in square order, and the mover's piece going on may come after the reply's
+        last placement (then the board is read again)."""
+        self._pending = Pending(PendingKind.MOVE, sig, (shape,), shape.cells, deadline=self._hands.last_t + 1,
                                  extra={"since": since, "rest": frozenset(), "reply": True})
         text = self.position.move_text(shape.move)
         side = side_name(self.variant, self.position.side)
@@ -199,11 +250,12 @@ class Judging(HandRules):
                    rest: frozenset[int] = frozenset()) -> None:
         """``sig``: the readings' differences from the game; ``rest``: cells of pieces lifted by
         the next player meanwhile (not part of the matched moves)."""
-        t = self.timing
+        game = self._game
+        t = game.timing
         to_move = side_name(self.variant, self.position.side)
         cells = tuple(sorted(set(self._hands.diff) | {c for s in shapes for c in s.cells}))
         if len(shapes) > 1 and self.identity:
-            shapes = self._same_result(shapes)
+            shapes = same_result(self._hands, self.position, shapes)
         if len(shapes) == 1 and not rest and (takes_only(shapes[0].move)
                                               or put_back(shapes[0].move, self._look)):
             # Pieces lifted and nothing put down: a move under way as much as a removal. (The
@@ -221,17 +273,21 @@ class Judging(HandRules):
             # swap dragged home) is that move going on, not the next player's; such cells, and
             # pieces put back where they stood outside every bigger move (touched, not moved),
             # do not rule the bigger move out.
-            crossed = self._crossed(index, move)
+            crossed = crossed_cells(self.variant, index, move)
             if crossed:
                 bigger = index.bigger_cells(move)
                 touched = {c for c in touched
                            if c in shape.cells or (c not in crossed and (c in bigger or c in self._hands.diff))}
             ext |= index.continuation_cells(move, touched)
             # A piece put down and then men lifted (the victims of a charge or a chain) is no
-            # piece sliding on: only a reading whose latest event put a piece down may be a drag.
+            # piece sliding on: only a reading whose latest event put a piece down may be a drag,
+            # or one whose latest event lifted a man on a cell the piece may still go on to (a
+            # victim of the reading that the piece may take next, lifted by the mover first).
             # A scanning board reports one scan's changes in square order, not as they happened,
             # so there the order says nothing and any reading may be a drag.
-            drag = index.drag_cells(move) if self._hands.placed or rest or t.scan_ms else frozenset()
+            drag = index.drag_cells(move)
+            if not (self._hands.placed or rest or t.scan_ms or lifted_next_on_the_line(self._hands, game, drag, move)):
+                drag = frozenset()
             # On a board that scans its squares in turn, a piece resting on a crossed cell for any
             # time under one scan is reported there for exactly one scan (until the scan comes
             # round again), and the gap to a castling's second piece may grow by up to one scan.
@@ -279,9 +335,12 @@ class Judging(HandRules):
             if since is None:
                 since = self._shown[id(shape)] = self._hands.last_t
             involved = shape.cells | ext | drag | crossed
-            if self._hands.placed and self._hands.latest not in involved and not t.scan_ms:
+            if (self._hands.placed and self._hands.latest not in involved and self._hands.latest in self._hands.touched
+                    and not t.scan_ms):
                 # The board shows the move since a piece was put down elsewhere (the next
                 # player's silent swap done on top of it): the mover is done, as in ``event``.
+                # (Not a placement of a move made final meanwhile: two moves worked out together,
+                # the earlier mover's piece reported after the first half of this one.)
                 deadline = self._hands.last_t
             self._pending = Pending(PendingKind.MOVE, sig, (shape,), involved, deadline=deadline,
                                      extra={"since": since if since is not None else self._hands.last_t,
@@ -294,103 +353,3 @@ class Judging(HandRules):
             self._pending = Pending(PendingKind.AMBIGUOUS, sig, tuple(shapes),
                                     deadline=self._hands.last_t + t.settle_ms, extra={"rest": rest})
             self._status = Status(StatusKind.MOVING, f"{to_move} moving", cells=cells)
-
-    def _fire(self, now: int, accepted: list[Move], undone: list[Move]) -> None:
-        p = self._pending
-        if p.kind == PendingKind.MOVE:
-            move = p.shapes[0].move
-            # Cells handled since the board first showed the move, and pieces lifted by the
-            # next player, stay handled: they belong to the next move.
-            keep = frozenset(self._hands.since(p.extra["since"])) | p.extra["rest"]
-            if not p.extra.get("reply"):
-                # (A bounce on the move's own cells is not the next player's doing.)
-                keep -= p.shapes[0].cells
-            self._accept(move, now, accepted, keep=keep)
-        elif p.kind == PendingKind.AMBIGUOUS:
-            self._ask(choice_prompt(self.position, [(s.move,) for s in p.shapes], 0), p.sig)
-        elif p.kind == PendingKind.REMOVAL:
-            self._ask(removal_prompt(self.position, p.shapes[0].move, self._look), p.sig)
-        elif p.kind == PendingKind.TAKEBACK:
-            back = p.back
-            assert back is not None
-            self._ask(takeback_prompt(self.position, back.moves, back.plies), p.sig)
-        elif p.kind == PendingKind.UNMATCHED:
-            self._resolve_unmatched(now, accepted)
-
-    def _resolve_unmatched(self, now: int, accepted: list[Move]) -> None:
-        index = self._index
-        p = self._pending
-        sig = p.sig
-        diff_cells = set(self._hands.diff)
-        # Live events: at most a move and a quick reply merged. After the board was away: the
-        # players may have gone on for a few moves.
-        plies = RESYNC_PLIES if self._resync else 2
-        seqs = p.extra.get("seqs")
-        if seqs is None:
-            seqs = explain(self.position, self._hands.observed, diff_cells, self._hands.touched, self.identity,
-                           strict=True, max_plies=plies)
-        # Live, a board also half-way through one legal move (a line pushed front first, slowly)
-        # or sequences ending in a removal (pieces in the hand) are asked about, not accepted.
-        in_hand = not self._resync and bool(seqs) and self._in_hand() and not self._unseen_done(seqs)
-        if len(seqs) == 1 and not takes_only(seqs[0][-1]) and not in_hand:
-            if self._resync:
-                for move in seqs[0]:
-                    self._accept(move, now, accepted)
-                return
-            # The earlier moves are final; the last one is read again from the board, as a
-            # provisional reading that may still go on (a rook short of its square, a castling).
-            last = seqs[0][-1]
-            touched = set(self._hands.touched)
-            for move in seqs[0][:-1]:
-                self._accept(move, now, accepted)
-            earlier = {c for m in seqs[0][:-1] for c, _b, _a in m.changes}
-            self._hands.touched = (touched & {c for c, _b, _a in last.changes}) | (touched - earlier)
-            return
-        if not self._resync and not p.extra.get("tried"):
-            # Not explained yet: wait for the hands (or the guide time) and look again.
-            self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=self._hands.last_t + self.timing.guide_ms,
-                                     extra={"tried": True, "seqs": seqs})
-            if self._hands.last_t + self.timing.guide_ms > now:
-                return
-        if self._resync:
-            loose: list[tuple[Move, ...]] = [(s.move,) for s in index.match_loose(sig)]
-            if not loose and not seqs:
-                seqs = explain(self.position, self._hands.observed, diff_cells, self._hands.touched, self.identity,
-                               strict=False, max_plies=plies)
-            choices: list[tuple[Move, ...]] = list(loose) or seqs
-            if len(choices) == 1 and not takes_only(choices[0][-1]):
-                # One possible answer is no question (a headless board would stall on it): the
-                # board shows that move's result, so it is the move.
-                for move in choices[0]:
-                    self._accept(move, now, accepted)
-                return
-            if 0 < len(choices) <= MAX_CHOICES:
-                self._ask(choice_prompt(self.position, choices, 0, force_which=True), sig)
-                return
-        elif 0 < len(seqs) <= MAX_CHOICES:
-            self._ask(choice_prompt(self.position, seqs, 0, force_which=True, still_moving=in_hand), sig)
-            return
-        early = [] if self._resync or seqs else self._placed_early(index)
-        if early:
-            # Nothing in the events' order explains the board, and it has been still for
-            # ``guide_ms``: it shows one legal move whose placement was reported before its
-            # lift. That is the move (else a game's last move would never end the game): shown
-            # as a provisional reading, final ``settle_ms`` later unless the board changes (a
-            # quick recapture is read in the real order first, by ``explain``).
-            self._set_match(sig, early, index)
-            if self._pending.deadline is not None:
-                self._pending.deadline = max(self._pending.deadline, now + self.timing.settle_ms)
-            return
-        if self._in_hand():
-            self._pending = Pending(PendingKind.PARTIAL, sig)
-            return
-        self._pending = Pending(PendingKind.WRONG, sig)
-        swapping = unswapped(self.position, self._hands.observed) if self.identity else None
-        if swapping is not None:
-            # The move stands on the board with the old piece: name the swap it still needs.
-            cells = swaps(self.variant, swapping)
-            self._status = Status(StatusKind.FIX, f"{side_name(self.variant, self.position.side)} "
-                                  f"{self.position.move_text(swapping)}: {swap_text(self.variant, swapping)}",
-                                  fixes=tuple(Fix(c, want, old) for c, old, want in cells))
-            return
-        self._status = self._fix_status(StatusKind.FIX, "Board does not match the game", wrong=True)

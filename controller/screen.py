@@ -17,6 +17,8 @@ from engine import IllegalMoveError, Move, Position, parse_fen
 from engine.notation import move_text
 from engine.san import san
 
+from . import core_types
+from .core_types import PromptKind, StatusKind
 from .session import Phase, Session
 
 #: The phase as the screen names it.
@@ -31,14 +33,14 @@ def view_of(session: Session, notice: str = "", synced: bool = True) -> View:
     variant = pos.variant
     status = session.status
     phase = PHASES[session.phase]
-    if status.kind == "fix":
+    if status.kind == StatusKind.FIX:
         phase = "fix the board"
     message = f"{notice}. {status.message}" if notice else status.message
     if not synced and notice:
         message = notice
     noter = variant.rules.turn_note
     note = noter.turn_note(pos) if noter is not None and session.phase == "play" else ""
-    if note and status.kind == "idle" and session.core.touch_cells():
+    if note and status.kind == StatusKind.IDLE and session.core.touch_cells():
         note += ", or touch it on the screen"  # (Referee.touch)
     if note:
         message = f"{note}. {message}" if message else note
@@ -54,20 +56,21 @@ def view_of(session: Session, notice: str = "", synced: bool = True) -> View:
     if session.phase != "over":
         view = replace(view, phase=phase, side_to_move=pos.side if session.phase == "play" else None)
     fixes = tuple(Fix(f.cell, piece_view(variant, f.want) if f.want else None) for f in status.fixes)
-    highlights = replace(view.highlights, fix=fixes, pending=status.cells if status.kind in ("moving", "ask") else ())
+    pending = status.cells if status.kind in (StatusKind.MOVING, StatusKind.ASK) else ()
+    highlights = replace(view.highlights, fix=fixes, pending=pending)
     prompt = None
     if status.prompt is not None:
-        counts = remaining_counts(pos) if status.prompt.kind == "which_piece" else {}
+        counts = remaining_counts(pos) if status.prompt.kind == PromptKind.WHICH_PIECE else {}
         choices = []
         for opt in status.prompt.options:
             piece = None
             count = None
-            if opt.moves and status.prompt.kind in ("promotion", "which_piece"):
+            if opt.moves and status.prompt.kind in (PromptKind.PROMOTION, PromptKind.WHICH_PIECE):
                 m = opt.moves[-1]
                 code = m.promotion or m.piece
                 piece = piece_view(variant, code)
                 count = counts.get(variant.kind_of(code))
-            elif opt.moves and status.prompt.kind == "removal":
+            elif opt.moves and status.prompt.kind == PromptKind.REMOVAL:
                 piece = piece_view(variant, opt.moves[-1].piece)
             choices.append(Choice(opt.label, opt.key, piece, count))
         title = readable_question(pos, status.prompt, texts)
@@ -150,26 +153,26 @@ def readable_status(pos: Position, message: str, texts: list[str]) -> str:
     return message
 
 
-def readable_question(pos: Position, prompt, texts: list[str]) -> str:
+def readable_question(pos: Position, prompt: core_types.Prompt, texts: list[str]) -> str:
     """The question with moves in readable notation ("Take back Nf3?")."""
-    if prompt.kind == "takeback":
+    if prompt.kind == PromptKind.TAKEBACK:
         back = next((o.undo for o in prompt.options if o.undo), 0)
         if back:
             return f"Take back {' '.join(texts[len(texts) - back:])}?"
-    if prompt.kind == "removal":
+    if prompt.kind == PromptKind.REMOVAL:
         opt = next((o for o in prompt.options if o.moves and o.texts), None)
         if opt is not None:
             return prompt.question.replace(f"({opt.texts[0]})", f"({san(_fresh(pos, 0), opt.moves[0])})")
     return prompt.question
 
 
-def readable_label(pos: Position, opt, kind: str, texts: list[str]) -> str:
+def readable_label(pos: Position, opt: core_types.Option, kind: PromptKind, texts: list[str]) -> str:
     """An answer's label with its moves in readable notation."""
-    if kind == "takeback" and opt.undo:
+    if kind == PromptKind.TAKEBACK and opt.undo:
         return f"Take back {' '.join(texts[len(texts) - opt.undo:])}"
-    if kind == "removal" and opt.moves and opt.texts:
+    if kind == PromptKind.REMOVAL and opt.moves and opt.texts:
         return opt.label.replace(opt.texts[0], san(_fresh(pos, 0), opt.moves[0]))
-    if kind == "which_move" and opt.moves and opt.label == opt.key:
+    if kind == PromptKind.WHICH_MOVE and opt.moves and opt.label == opt.key:
         p = _after_undo(pos, opt.undo)
         out = []
         for move in opt.moves:

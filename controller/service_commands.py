@@ -19,6 +19,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     import engine
     from firmware_bridge.script import load_script
 
+    from .core_types import StatusKind
     from .replay import Replayer, script_uses_identity
 
     variant = engine.find_variant(args.variant)
@@ -35,7 +36,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(f"{t:>8} ms  {decision.note}", file=sys.stderr)
         if status != last[0]:
             last[0] = status
-            print(f"{t:>8} ms  [{status.kind}] {status.message}", file=sys.stderr)
+            print(f"{t:>8} ms  [{status.kind.value}] {status.message}", file=sys.stderr)
 
     def warn(message: str) -> None:
         print(f"chessery replay: {message}", file=sys.stderr)
@@ -45,7 +46,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for text in replayer.run(commands):
         print(text)
     status = replayer.core.status
-    if status.kind not in ("idle",):
+    if status.kind != StatusKind.IDLE:
         print(f"chessery replay: at the end of the script: {status.message}", file=sys.stderr)
     return 0
 

@@ -28,6 +28,7 @@ from engine import Outcome, Position, Variant
 
 from .board_return import moves_from_start, new_game_text, readings_of
 from .board_timing import with_board_drag, with_board_scan
+from .core_types import PendingKind, PromptKind, StatusKind
 from .game_results import agreement_question, game_over_text, result_text, setup_fixes, setup_text
 from .inference import Decision, Event, Option, Prompt, Referee, Status, Timing
 from .pgn import export_pgn
@@ -49,7 +50,7 @@ class Update:
     note: str = ""
 
 
-MENU_PROMPT = Prompt("menu", "Start a new game?", (Option("yes", "New game"), Option("no", "Keep playing")))
+MENU_PROMPT = Prompt(PromptKind.MENU, "Start a new game?", (Option("yes", "New game"), Option("no", "Keep playing")))
 AGREE = Option("agree", "End the game by agreement")
 
 
@@ -115,7 +116,7 @@ class Session:
     @property
     def status(self) -> Status:
         if self._menu is not None:
-            return Status("ask", self._menu.question, prompt=self._menu)
+            return Status(StatusKind.ASK, self._menu.question, prompt=self._menu)
         if self.phase == "over":
             return self._over_status()
         return self.core.status
@@ -174,9 +175,9 @@ class Session:
                 keys = ", ".join(o.key for o in menu.options)
                 raise ValueError(f"{key!r} is not an answer to {menu.question!r} (choose {keys})")
             self._menu = None
-            if menu.kind == "agreement":
+            if menu.kind == PromptKind.AGREEMENT:
                 return self._agree(now) if opt.key == "yes" else Update(self.phase, self.status)
-            if menu.kind == "new_on_board":
+            if menu.kind == PromptKind.NEW_ON_BOARD:
                 if opt.key == "yes":
                     return self._start_from_board(now, f"game {self.game_id} kept as abandoned")
                 return Update(self.phase, self.status)
@@ -258,23 +259,24 @@ class Session:
 
     def _after(self, update: Update, now: int) -> Update:
         core = self.core
-        if self._resynced and (update.accepted or core.pending_kind == "clean"):
+        if self._resynced and (update.accepted or core.pending_kind == PendingKind.CLEAN):
             self._resynced = False  # the core worked it out, or the board was put back
-        if self._menu is not None and self._menu.kind == "new_on_board" and core.observed != self._asked_readings:
+        if (self._menu is not None and self._menu.kind == PromptKind.NEW_ON_BOARD
+                and core.observed != self._asked_readings):
             self._menu = None  # the board changed under the question: judged afresh
         if update.status.prompt is not None and update.status.prompt is not self._last.prompt:
             self.selected = 0
-        if self.phase == "setup" and core.status.kind == "idle":
+        if self.phase == "setup" and core.status.kind == StatusKind.IDLE:
             self.game_id = self.store.new_game(self.variant.name, self.position.fen())
             self.phase = "play"
             core.set_playing(True, now)
             update = Update(self.phase, core.status, update.accepted, update.undone,
                             "; ".join(x for x in (update.note, "game started") if x))
-        elif (self.phase == "play" and self._resynced and core.pending_kind == "wrong" and self._menu is None
+        elif (self.phase == "play" and self._resynced and core.pending_kind == PendingKind.WRONG and self._menu is None
               and core.observed != self._asked_readings):
             self._ask_new_game_on_board()
             update = Update(self.phase, self.status, update.accepted, update.undone, update.note)
-        elif self.phase == "play" and core.outcome is not None and core.status.kind == "idle":
+        elif self.phase == "play" and core.outcome is not None and core.status.kind == StatusKind.IDLE:
             outcome = core.outcome
             assert self.game_id is not None
             self.store.finish(self.game_id, self.result_text(outcome), outcome.termination)
@@ -329,7 +331,8 @@ class Session:
         if not seqs and list(self.core.observed) != readings_of(self._start, self.identity):
             return
         what = new_game_text(self._start, seqs)
-        self._menu = Prompt("new_on_board", f"The board shows {what}. Start it? (this game stays stored, abandoned)",
+        self._menu = Prompt(PromptKind.NEW_ON_BOARD,
+                            f"The board shows {what}. Start it? (this game stays stored, abandoned)",
                             (Option("yes", "Start the new game"), Option("no", "Keep this game")))
         self.selected = 0
 
@@ -340,12 +343,12 @@ class Session:
             return MENU_PROMPT
         reason = agreement.agreement_refusal(self.position)
         if reason:
-            return Prompt("menu", f"Start a new game? (No ending by agreement: {reason})", MENU_PROMPT.options)
-        return Prompt("menu", "End the game or start a new one?", (AGREE, *MENU_PROMPT.options))
+            return Prompt(PromptKind.MENU, f"Start a new game? (No ending by agreement: {reason})", MENU_PROMPT.options)
+        return Prompt(PromptKind.MENU, "End the game or start a new one?", (AGREE, *MENU_PROMPT.options))
 
     def _agreement_prompt(self) -> Prompt:
         """The second player's confirmation, with what the result would be."""
-        return Prompt("agreement", agreement_question(self.variant, self.position),
+        return Prompt(PromptKind.AGREEMENT, agreement_question(self.variant, self.position),
                       (Option("yes", "Yes, both agree"), Option("no", "Keep playing")))
 
     def _agree(self, now: int) -> Update:
@@ -384,12 +387,13 @@ class Session:
         head = game_over_text(self.variant, outcome)
         observed = self.core.observed
         if observed == tuple(readings_of(self.position, self.identity)):
-            return Status("idle", f"{head}. Set up the pieces for a new game")
+            return Status(StatusKind.IDLE, f"{head}. Set up the pieces for a new game")
         # The board no longer shows the game's end (the players are putting the pieces back, or
         # it came back from a cable pull showing something else): what is left to do is the new
         # game's set-up, so say which cells still differ from the start, as the set-up does.
         fixes = setup_fixes(self._start, readings_of(self._start, self.identity), observed)
-        return Status("setup", f"{head}. For a new game, set up: " + setup_text(self.variant, fixes), fixes=fixes)
+        return Status(StatusKind.SETUP, f"{head}. For a new game, set up: " + setup_text(self.variant, fixes),
+                      fixes=fixes)
 
     # -- export ---------------------------------------------------------------------------------------
     def pgn(self) -> str:

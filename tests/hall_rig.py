@@ -18,7 +18,7 @@ from controller.hall_wire import PREFIX, check_event
 from controller.mosquitto import find_mosquitto
 from engine import Position, format_fen
 from firmware_bridge.simboard import SimBoard
-from tests.test_e2e_service import Run
+from tests.pty_games import Run
 
 TIMEOUT = 60.0
 CHESS = engine.find_variant("chess")
@@ -165,8 +165,7 @@ class BoardRun:
     def shows(self, text: str, mover: str) -> None:
         """The screen (the service's stderr) says what to lift for the other board's ``text``."""
         said = f"({mover}) plays {text}: lift"
-        assert self.run.wait_err(lambda err: any(said in line for line in err), TIMEOUT), \
-            f"board {self.name} never showed {text}: {''.join(self.run.err)[-1500:]}"
+        self.run.wait_err(lambda err: said in err, f"board {self.name} showing {text}")
 
     def close(self) -> None:
         for run in self.runs:

@@ -16,6 +16,7 @@ import pytest
 import engine
 from controller.board_map import SensorMap
 from controller.config import Config, GpioConfig
+from controller.core_types import StatusKind
 from controller.inference import Status
 from controller.service import Service
 from controller.store import GameStore
@@ -53,7 +54,7 @@ class Refereed:
         self.shown: queue.Queue[Status] = queue.Queue()
         self.service.on_show = self.shown.put
 
-    def wait_for(self, kind: str, text: str) -> Status:
+    def wait_for(self, kind: StatusKind, text: str) -> Status:
         while True:
             status = self.shown.get(timeout=TIMEOUT)
             if status.kind == kind and text in status.message:
@@ -85,13 +86,13 @@ def test_millennium_blinks_the_square_whose_piece_must_be_swapped(refereed: Refe
     and g1 light steadily as the last move."""
     board: MillenniumEmulator = refereed.board
     board.play("lift g1\nplace f3 N\nsleep 200", timeout=TIMEOUT)
-    status = refereed.wait_for("fix", "replace the knight on f3 with a bishop")
+    status = refereed.wait_for(StatusKind.FIX, "replace the knight on f3 with a bishop")
     assert [f.cell for f in status.fixes] == [F3]
     refereed.settled()
     lit = {led: pattern for led, pattern in enumerate(board.led_patterns) if pattern}
     assert set(lit) == corner_leds(wire(F3)) and set(lit.values()) == {0xF0}  # blinking, f3 alone
     board.play("lift f3\nplace f3 B\nsleep 200", timeout=TIMEOUT)
-    refereed.wait_for("idle", "White played g1f3")
+    refereed.wait_for(StatusKind.IDLE, "White played g1f3")
     refereed.settled()
     lit = {led: pattern for led, pattern in enumerate(board.led_patterns) if pattern}
     assert set(lit) == corner_leds(wire(F3)) | corner_leds(wire(G1)) and set(lit.values()) == {0xFF}
@@ -103,9 +104,9 @@ def test_a_dgt_board_without_lights_is_sent_no_light_for_a_swap(refereed: Refere
     sent not a single light command, then or after the move."""
     board: DgtEmulator = refereed.board
     board.play("lift g1\nplace f3 N\nsleep 400", timeout=TIMEOUT)
-    refereed.wait_for("fix", "replace the knight on f3 with a bishop")
+    refereed.wait_for(StatusKind.FIX, "replace the knight on f3 with a bishop")
     board.play("lift f3\nplace f3 B\nsleep 400", timeout=TIMEOUT)
-    refereed.wait_for("idle", "White played g1f3")
+    refereed.wait_for(StatusKind.IDLE, "White played g1f3")
     refereed.settled()
     assert board.led_commands == 0
 
@@ -117,7 +118,7 @@ def test_our_occupancy_board_blinks_the_cell_until_the_piece_is_swapped(refereed
     swap), then every light is off."""
     board: SimBoard = refereed.board
     board.play(parse_script("lift g1\nplace f3\n", GRYPHON), timeout=TIMEOUT)
-    refereed.wait_for("idle", "White played g1f3: replace the knight on f3 with a bishop")
+    refereed.wait_for(StatusKind.IDLE, "White played g1f3: replace the knight on f3 with a bishop")
     refereed.settled()
     leds = board.leds()
     assert {c for c in range(64) if leds[c]} == {F3} and leds[F3] == P.LED_BLINK

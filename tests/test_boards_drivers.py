@@ -13,6 +13,7 @@ from collections.abc import Iterator
 import pytest
 
 from controller.config import ConfigError, parse_config
+from controller.core_types import StatusKind
 from controller.status import link_status
 from firmware_bridge.board_link import BoardLink
 from firmware_bridge.boards import BOARD_KINDS, open_board
@@ -239,7 +240,7 @@ def test_the_service_guides_with_the_millennium_lights(tmp_path) -> None:
 
     service.on_show = on_show
 
-    def wait_for(kind: str, text: str = "") -> None:
+    def wait_for(kind: StatusKind, text: str = "") -> None:
         while True:
             status = shown.get(timeout=TIMEOUT)
             if status.kind == kind and text in status.message:
@@ -255,11 +256,11 @@ def test_the_service_guides_with_the_millennium_lights(tmp_path) -> None:
     try:
         service.start()
         board.play("lift e2\nplace e4\nsleep 200", timeout=TIMEOUT)
-        wait_for("idle", "White played e2e4")
+        wait_for(StatusKind.IDLE, "White played e2e4")
         leds = lit()
         assert set(leds) == corners(52, 36) and set(leds.values()) == {0xFF}  # e2, e4 steady
         board.play("lift d7\nplace d4\nsleep 200", timeout=TIMEOUT)
-        wait_for("fix")
+        wait_for(StatusKind.FIX)
         leds = lit()
         assert set(leds) == corners(11, 35) and set(leds.values()) == {0xF0}  # d7, d4 blink
     finally:

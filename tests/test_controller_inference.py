@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from controller.core_types import PromptKind, StatusKind
 from controller.inference import SCAN_MARGIN_MS, Event, Referee, Timing
 from controller.replay import Replayer
 from firmware_bridge.script import parse_script
@@ -54,7 +55,7 @@ CAPTURE_FEN = "4k3/8/8/4p3/3P4/8/8/4K3 w - - 0 1"
 def test_capture_in_either_order(script: str) -> None:
     r = play(script, CAPTURE_FEN)
     assert r.texts() == ["d4e5"]
-    assert r.core.status.kind == "idle"
+    assert r.core.status.kind == StatusKind.IDLE
     assert r.core.status.message == "White played d4e5. Black to move"
 
 
@@ -68,7 +69,7 @@ def test_a_capture_needs_the_victim_handled() -> None:
     # The pawn leaves d4 and nothing else happens: the pawn is in the hand, not a capture.
     r = play("lift d4\nsleep 5000", CAPTURE_FEN)
     assert r.texts() == []
-    assert r.core.status.kind == "moving"
+    assert r.core.status.kind == StatusKind.MOVING
 
 
 def test_rook_touching_two_victims_is_asked_about() -> None:
@@ -76,7 +77,7 @@ def test_rook_touching_two_victims_is_asked_about() -> None:
     r = play("lift a4\nlift h4\nlift d4\nplace h4\nplace a4\nsleep 100", fen)
     # a4 and h4 were both lifted and both filled after the rook left: either capture fits
     prompt = r.core.status.prompt
-    assert prompt is not None and prompt.kind == "which_move"
+    assert prompt is not None and prompt.kind == PromptKind.WHICH_MOVE
     assert r.core.status.message == "Which move did you make?"
     assert sorted(o.key for o in prompt.options) == ["d4a4", "d4h4"]
     r.feed(parse_script("choose d4h4", CHESS)[0])
@@ -131,7 +132,7 @@ def test_castling_finished_after_the_rook_move_was_final_is_guided_back() -> Non
     r = play(f"lift h1\nplace f1\nsleep {T.hesitate_ms + 100}\nlift e1\nplace g1", CASTLE_FEN)
     assert r.texts() == ["h1f1"]  # final moves are never amended
     assert all(not d.undone for _t, d in r.log.decisions)
-    assert r.core.status.kind == "fix"
+    assert r.core.status.kind == StatusKind.FIX
     assert r.core.status.message == "Board does not match the game: e1: white king, g1: empty"
 
 
@@ -142,8 +143,8 @@ PROMO_FEN = "4k3/1P5p/8/8/8/8/8/4K3 w - - 0 1"
 def test_promotion_asks_which_piece() -> None:
     r = play("lift b7\nplace b8", PROMO_FEN)
     status = r.core.status
-    assert status.kind == "ask" and status.message == "Promote to which piece?"
-    assert status.prompt is not None and status.prompt.kind == "promotion"
+    assert status.kind == StatusKind.ASK and status.message == "Promote to which piece?"
+    assert status.prompt is not None and status.prompt.kind == PromptKind.PROMOTION
     assert [(o.key, o.label) for o in status.prompt.options] == [
         ("q", "queen"), ("r", "rook"), ("b", "bishop"), ("n", "knight")]
     assert r.texts() == []  # nothing recorded before the answer
@@ -168,7 +169,7 @@ def test_identity_board_reads_the_promoted_piece() -> None:
 
 def test_promotion_question_survives_swapping_the_pawn_for_a_queen() -> None:
     r = play("lift b7\nplace b8\nsleep 100\nlift b8\nsleep 300\nplace b8", PROMO_FEN)
-    assert r.core.status.kind == "ask"
+    assert r.core.status.kind == StatusKind.ASK
     r.feed(parse_script("choose q", CHESS)[0])
     assert r.texts() == ["b7b8q"]
 
@@ -177,7 +178,7 @@ def test_promotion_question_survives_swapping_the_pawn_for_a_queen() -> None:
 def test_piece_lifted_and_put_back_is_no_move() -> None:
     r = play("lift g1\nsleep 700\nplace g1\nsleep 3000")
     assert r.texts() == []
-    assert r.core.status.kind == "idle" and r.core.status.message == "White to move"
+    assert r.core.status.kind == StatusKind.IDLE and r.core.status.message == "White to move"
 
 
 def test_bouncing_placement_is_one_move() -> None:
@@ -206,7 +207,7 @@ def test_a_rest_longer_than_hesitate_ms_is_a_move() -> None:
     fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
     r = play(f"lift a1\nplace a2\nsleep {T.hesitate_ms + 50}\nlift a2\nplace a4", fen)
     assert r.texts() == ["a1a2"]
-    assert r.core.status.kind == "fix"
+    assert r.core.status.kind == StatusKind.FIX
 
 
 def test_a_rest_longer_than_drag_ms_with_the_next_players_hand_on_a_man_is_a_move() -> None:
@@ -307,10 +308,10 @@ def test_takeback_is_asked_before_undoing() -> None:
     base = "lift e2\nplace e4\nsleep 300\nlift e7\nplace e5\nsleep 300\n"
     r = play(base + "lift e5\nplace e7\nsleep 500", settle=False)
     assert r.texts() == ["e2e4", "e7e5"]  # not yet: the board must stay there
-    assert r.core.status.kind == "moving"
+    assert r.core.status.kind == StatusKind.MOVING
     r.settle()
     status = r.core.status
-    assert status.kind == "ask" and status.message == "Take back e7e5?"
+    assert status.kind == StatusKind.ASK and status.message == "Take back e7e5?"
     assert status.prompt is not None and [o.key for o in status.prompt.options] == ["yes", "no"]
     r.feed(parse_script("choose yes", CHESS)[0])
     assert r.texts() == ["e2e4"]
@@ -321,12 +322,12 @@ def test_takeback_declined_guides_the_board_back() -> None:
     base = "lift e2\nplace e4\nsleep 300\nlift e7\nplace e5\nsleep 300\nlift e5\nplace e7\nchoose no"
     r = play(base)
     assert r.texts() == ["e2e4", "e7e5"]
-    assert r.core.status.kind == "fix"
+    assert r.core.status.kind == StatusKind.FIX
     assert r.core.status.message == "Put the board back: e5: black pawn, e7: empty"
     r.feed(parse_script("lift e7", CHESS)[0])
     r.feed(parse_script("place e5", CHESS)[0])
     r.settle()
-    assert r.core.status.kind == "idle" and r.texts() == ["e2e4", "e7e5"]
+    assert r.core.status.kind == StatusKind.IDLE and r.texts() == ["e2e4", "e7e5"]
 
 
 def test_two_ply_takeback() -> None:
@@ -350,23 +351,23 @@ def test_takeback_button_undoes_and_guides_without_re_accepting() -> None:
     assert r.texts() == ["e2e4"]
     d = r.core.takeback(r.t)
     assert [r.core.position.move_text(m) for m in d.undone] == ["e2e4"]
-    assert d.status.kind == "fix" and d.status.message == "Put the board back: e2: white pawn, e4: empty"
+    assert d.status.kind == StatusKind.FIX and d.status.message == "Put the board back: e2: white pawn, e4: empty"
     r.advance(r.t + 5000)
-    assert r.texts() == [] and r.core.status.kind == "fix"  # the board still shows e2e4: not taken again
+    assert r.texts() == [] and r.core.status.kind == StatusKind.FIX  # the board still shows e2e4: not taken again
     r.feed(parse_script("lift e4", CHESS)[0])
     r.feed(parse_script("place e2", CHESS)[0])
     r.settle()
-    assert r.core.status.kind == "idle" and r.texts() == []
+    assert r.core.status.kind == StatusKind.IDLE and r.texts() == []
 
 
 # -- illegal states ---------------------------------------------------------------------------------------
 def test_illegal_move_shows_wrong_cells_then_accepts_the_corrected_move() -> None:
     r = play("lift e2\nplace e5", settle=False)
     r.advance(r.t + T.guide_ms - 1)
-    assert r.core.status.kind == "moving"  # not nagging while the hand may still be at work
+    assert r.core.status.kind == StatusKind.MOVING  # not nagging while the hand may still be at work
     r.advance(r.t + 1)
     status = r.core.status
-    assert status.kind == "fix"
+    assert status.kind == StatusKind.FIX
     assert status.message == "Board does not match the game: e2: white pawn, e5: empty"
     assert [(f.cell, f.want, f.have) for f in status.fixes] == [
         (cell("e2"), CHESS.parse_symbol("P"), 0), (cell("e5"), 0, 1)]
@@ -378,13 +379,13 @@ def test_illegal_move_shows_wrong_cells_then_accepts_the_corrected_move() -> Non
 
 def test_extra_piece_on_the_board_is_named() -> None:
     r = play("place e4")
-    assert r.core.status.kind == "fix"
+    assert r.core.status.kind == StatusKind.FIX
     assert r.core.status.message == "Board does not match the game: e4: empty"
 
 
 def test_piece_without_a_legal_move_in_the_hand_is_wrong_after_guide_time() -> None:
     r = play("lift c1\nsleep 5000")  # the bishop is blocked by its own pawns
-    assert r.core.status.kind == "fix"
+    assert r.core.status.kind == StatusKind.FIX
     assert r.core.status.message == "Board does not match the game: c1: white bishop"
 
 
@@ -395,7 +396,7 @@ def test_wrong_side_moving_is_shown() -> None:
 
 def test_identity_board_sees_a_swapped_piece() -> None:
     r = play("lift g1\nlift b1\nplace g1 N\nplace b1 B", identity=True)
-    assert r.core.status.kind == "fix"
+    assert r.core.status.kind == StatusKind.FIX
     assert r.core.status.message == "Board does not match the game: b1: white knight"
 
 
@@ -407,7 +408,8 @@ def test_snapshot_after_unplugged_capture_asks_which() -> None:
     readings[cell("d4")] = 0  # the rook left d4; both a4 and h4 still read occupied
     core.snapshot(readings, 0)
     d = core.tick(T.guide_ms)
-    assert d.status.kind == "ask" and d.status.prompt is not None and d.status.prompt.kind == "which_move"
+    assert d.status.kind == StatusKind.ASK
+    assert d.status.prompt is not None and d.status.prompt.kind == PromptKind.WHICH_MOVE
     assert sorted(o.key for o in d.status.prompt.options) == ["d4a4", "d4h4"]
     d = core.answer("d4a4", T.guide_ms + 1)
     assert [pos.move_text(m) for m in d.accepted] == ["d4a4"]
@@ -422,23 +424,23 @@ def test_two_moves_made_while_unplugged_are_both_recorded() -> None:
     d = core.tick(t + T.guide_ms)
     assert [m.frm for m in core.position.move_stack] == [cell("e2"), cell("e7")]
     assert [m.to for m in core.position.move_stack] == [cell("e4"), cell("e5")]
-    assert d.status.kind == "idle"
+    assert d.status.kind == StatusKind.IDLE
 
 
 # -- setup and game over --------------------------------------------------------------------------------------
 def test_setup_phase_lists_what_is_missing_and_never_plays() -> None:
     core = Referee(engine.start_position(CHESS), playing=False, observed=[0] * 64)
-    assert core.status.kind == "setup"
+    assert core.status.kind == StatusKind.SETUP
     assert core.status.message.startswith("Set up the board: a1: white rook, b1: white knight")
     assert len(core.status.fixes) == 32
     for c, code in enumerate(engine.start_position(CHESS).board):
         if code:
             core.event(Event(c, True, c))
-    assert core.status.kind == "idle" and core.status.message == "Board is set up"
+    assert core.status.kind == StatusKind.IDLE and core.status.message == "Board is set up"
     core.event(Event(cell("e2"), False, 100))
     core.event(Event(cell("e4"), True, 110))
     d = core.tick(10_000)
-    assert not d.accepted and d.status.kind == "setup"
+    assert not d.accepted and d.status.kind == StatusKind.SETUP
 
 
 def test_checkmate_is_game_over() -> None:
@@ -454,7 +456,7 @@ def test_drop_on_an_occupancy_board_asks_which_piece() -> None:
     v = engine.find_variant("mathematichess")
     r = play("place g7", variant=v)
     prompt = r.core.status.prompt
-    assert prompt is not None and prompt.kind == "which_piece"
+    assert prompt is not None and prompt.kind == PromptKind.WHICH_PIECE
     assert r.core.status.message == "Which piece did you place on g7?"
     assert [o.key for o in prompt.options] == [k.letter for k in v.kinds]
     r.feed(parse_script("choose T", v)[0])
@@ -515,14 +517,14 @@ def test_illegal_capture_guidance_names_the_victims_cell() -> None:
     fen = "4k3/8/8/3p4/2P5/8/B7/4K3 w - - 0 1"  # the bishop's way to d5 is blocked
     for script in ("lift d5\nlift a2\nplace d5", "lift a2\nlift d5\nplace d5"):
         r = play(script + "\nsleep 1500", fen)
-        assert r.core.status.kind == "fix"
+        assert r.core.status.kind == StatusKind.FIX
         assert r.core.status.message == "Board does not match the game: a2: white bishop, d5: black pawn"
         assert [f.cell for f in r.core.status.fixes] == [cell("a2"), cell("d5")]
         # Put right (the bishop back, the pawn back on d5): the game goes on.
         for line in ("lift d5", "place a2", "place d5"):
             r.feed(parse_script(line, CHESS)[0])
         r.settle()
-        assert r.core.status.kind == "idle" and r.texts() == []
+        assert r.core.status.kind == StatusKind.IDLE and r.texts() == []
 
 
 # -- three moves interleaved on an occupancy board (from the historical games' hand model) ---------------
@@ -619,7 +621,7 @@ def test_a_scanning_board_reports_the_knights_new_square_before_its_old_one() ->
     assert core.tick(1060 + T.settle_ms + 50).accepted == () and texts(core) == []
     while (d := core.deadline) is not None:
         core.tick(d)
-    assert texts(core) == ["g1f3"] and core.status.kind == "idle"
+    assert texts(core) == ["g1f3"] and core.status.kind == StatusKind.IDLE
 
 
 def test_a_piece_taken_back_within_one_scan_is_never_seen_but_both_moves_are_read() -> None:
@@ -655,7 +657,7 @@ ALICE = engine.find_variant("alice")
 def test_a_piece_put_down_before_its_lift_is_the_move_once_the_board_is_still(identity: bool) -> None:
     # Nothing comes after (a game's last move): it used to wait for another event for ever.
     r = play(f"place e4 {'P' if identity else ''}\nsleep 100\nlift e2\nsleep 2000", identity=identity)
-    assert r.texts() == ["e2e4"] and r.core.status.kind == "idle"
+    assert r.texts() == ["e2e4"] and r.core.status.kind == StatusKind.IDLE
     assert accepted_at(r) == [(120 + T.guide_ms + T.settle_ms, "e2e4")]  # still for guide_ms: no sooner
 
 
@@ -665,7 +667,7 @@ def test_alice_on_two_boards_the_place_on_one_reported_before_the_lift_on_the_ot
     # more than one scan later, beyond what the scan order alone allows). Then Black replies.
     first = [(1000, "e4'", True, "P"), (1300, "e2", False, "")]
     core = play_timed(first, timing=timing, variant=ALICE)
-    assert texts(core) == ["e2e4"] and core.status.kind == "idle"
+    assert texts(core) == ["e2e4"] and core.status.kind == StatusKind.IDLE
     # The reply on top of such a move before the board was still: both, in the game's order.
     core = play_timed([*first, (1400, "e7", False, ""), (1450, "e5'", True, "p")], timing=timing, variant=ALICE)
     assert texts(core) == ["e2e4", "e7e5"]
@@ -704,12 +706,12 @@ def test_a_man_put_back_on_the_cell_just_taken_is_no_victim_of_the_next_capture(
     core = play_timed(events, meddlers_pawns_before_the_twin_capture(), timing=T, variant=MEDDLERS_PAWNS,
                       identity=False)
     assert texts(core)[-2:] == ["h4g3", "h2h4"]
-    assert core.status.kind == "idle"
+    assert core.status.kind == StatusKind.IDLE
     # The pawn from h2 held in the hand a long while: still no capture on g3 (its cell was only
     # touched, no piece was seen arriving there).
     core = play_timed([*events[:6], (3500, "e1", False, "")], meddlers_pawns_before_the_twin_capture(), timing=T,
                       variant=MEDDLERS_PAWNS, identity=False)
-    assert texts(core)[-1] == "h4g3" and core.status.kind != "idle"
+    assert texts(core)[-1] == "h4g3" and core.status.kind != StatusKind.IDLE
 
 
 def test_the_decision_that_accepts_a_prepared_reading_does_not_index_the_next_position() -> None:
@@ -735,6 +737,44 @@ def test_the_decision_that_accepts_a_prepared_reading_does_not_index_the_next_po
     assert calls == []
     decision = core.event(Event(cell("e5"), True, 500))
     assert decision.provisional and calls == []
+
+
+def test_a_reply_placed_in_the_report_that_shows_the_pawn_going_on_waits_for_the_rest_of_it() -> None:
+    # Black's pawn rests on f6 on its way to f5 while White's hand lifts the rook on a1; then
+    # one report (one time, a board that reports every change of a scan: a Millennium board)
+    # lists f6 lifted, the rook down on b1 and the pawn down on f5. With the pawn in the hand
+    # the rook alone reads as a reply completed on top of f7-f6; the rest of the report shows
+    # where the pawn went: f7-f5, then a1-b1.
+    fen = "4k3/5p2/8/8/8/8/8/R3K3 b - - 0 1"
+    events = [(1000, "f7", False, ""), (1030, "f6", True, "p"), (1060, "a1", False, ""),
+              (1100, "f6", False, ""), (1100, "b1", True, "R"), (1100, "f5", True, "p")]
+    assert texts(play_timed(events, fen, timing=T)) == ["f7f5", "a1b1"]
+
+
+def test_a_rook_first_castling_whose_rook_came_in_the_report_of_the_move_before_waits_for_the_king() -> None:
+    # (Historical game 2 on an emulated Millennium board, bench/board_games.py.) White's hand
+    # takes the rook on h1 before Black's king is down on h8; one report lists the rook on f1
+    # and the king on h8. Worked out together, Kh8 is final and h1-f1 is read again: the king's
+    # placement is the move before's, not the next player's action, so the rook waits for its
+    # king (it was made final at once, and the castling lost).
+    fen = "r1bq1rk1/ppp1npp1/2n4p/3p4/1bPP4/1QN1BN2/PP2BPPP/R3K2R b KQ - 1 9"
+    events = [(17535, "g8", False, ""), (17621, "h1", False, ""), (17745, "f1", True, "R"),
+              (17745, "h8", True, "k"), (17786, "e1", False, ""), (17933, "g1", True, "K")]
+    assert texts(play_timed(events, fen, timing=Timing(board_drag_ms=117))) == ["g8h8", "e1g1"]
+
+
+def test_a_lift_in_the_report_that_shows_the_slide_going_on_is_the_next_players_hand() -> None:
+    # The bishop rested on e2 for a while, then went on over d3 to c4 just before Black's hand
+    # lifted the queen on d8: one scan sees it all and reports it in square order (d8, c4, e2),
+    # so the queen's lift comes first. It does not end Be2 at once: read with the rest of the
+    # report, the board is Bc4 with Black's hand on the queen, and Qh4 is Black's move.
+    fen = "rnbqkbnr/pppp1ppp/8/8/4P3/8/PPPP2PP/RNBQKBNR w KQkq - 0 4"
+    events = [(1000, "f1", False, ""), (1220, "e2", True, "B"),
+              (2100, "d8", False, ""), (2100, "c4", True, "B"), (2100, "e2", False, ""),
+              (2320, "h4", True, "q")]
+    core = play_timed(events, fen)
+    assert texts(core)[:1] == ["f1c4"]
+    assert texts(core) == ["f1c4", "d8h4"]
 
 
 def test_a_slide_that_could_go_on_is_final_one_scan_after_its_square_was_reported() -> None:
@@ -781,7 +821,7 @@ def test_a_board_that_reports_every_scan_sets_the_drag_wait() -> None:
     stopped = [(1000, "a1", False, ""), (1000, "a4", True, "R"), (1001, "e8", False, ""), (1130, "a4", False, ""),
                (1130, "a6", True, "R")]
     core = play_timed(stopped, fen, timing=MILLENNIUM)
-    assert texts(core) == ["a1a4"] and core.status.kind == "fix"
+    assert texts(core) == ["a1a4"] and core.status.kind == StatusKind.FIX
     # The same pause of 130 ms is a slide on any other board (``drag_ms``, 200).
     assert texts(play_timed(stopped, fen, timing=Timing())) == ["a1a6"]
 
@@ -798,7 +838,7 @@ def test_after_a_reconnect_the_one_move_the_board_can_show_is_read_not_asked() -
     core.snapshot(readings, 1000)
     decision = core.tick(core.deadline or 0)
     assert [core.position.move_text(m) for m in decision.accepted] == ["g5e4"]
-    assert core.status.prompt is None and core.status.kind == "idle"
+    assert core.status.prompt is None and core.status.kind == StatusKind.IDLE
 
 
 def test_every_question_the_core_asks_offers_more_than_one_answer() -> None:

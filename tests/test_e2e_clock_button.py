@@ -7,6 +7,7 @@ only says so. Every timing long enough that only the press can have made the mov
 from __future__ import annotations
 
 from controller.config import GpioConfig
+from controller.core_types import StatusKind
 from controller.game_extras import GameExtras
 from controller.inference import Timing
 from tests.service_rig import Rig
@@ -42,7 +43,7 @@ def test_the_clock_button_switches_only_for_a_move_on_the_board(rig, mock_pins) 
     assert (clock.turn, clock.remaining, clock.since, clock.running) == (0, [60_000, 60_000], started, True)
 
     r.board.play("lift g1\n", timeout=30)  # the knight in the hand
-    r.wait(lambda: r.statuses[-1].kind == "moving")
+    r.wait(lambda: r.statuses[-1].kind == StatusKind.MOVING)
     press(r, mock_pins, "Clock button: White's move is not complete on the board; the clock runs on")
     assert (clock.turn, clock.remaining, clock.since) == (0, [60_000, 60_000], started)
 

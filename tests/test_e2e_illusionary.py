@@ -21,6 +21,7 @@ import pygame
 import engine
 from controller.board_map import SensorMap
 from controller.config import Config, GpioConfig
+from controller.core_types import PromptKind
 from controller.demo_games import DEMO_GAMES
 from controller.event_scripts import Style, script_for_moves
 from controller.service import Service, Touch
@@ -182,7 +183,7 @@ def test_a_touch_after_a_choice_made_on_the_board_is_clocked_from_that_choice(ri
     r.board.start_script([c for c in parse_script("lift d7\nplace d7\nsleep 5\nlift d7\nsleep 5\nplace d7", ILL)])
     r.wait(lambda: bool(r.statuses) and r.statuses[-1].prompt is not None)
     prompt = r.statuses[-1].prompt
-    assert prompt is not None and prompt.kind == "confirm"
+    assert prompt is not None and prompt.kind == PromptKind.CONFIRM
     yes = [o.key for o in prompt.options].index("yes")
     r.service.inputs.put(Touch(ChoiceClicked(yes, "yes")))
     r.wait(lambda: len(r.accepted) == 1)

@@ -34,6 +34,7 @@ import pygame
 import engine
 from controller.board_map import SensorMap
 from controller.config import Config
+from controller.core_types import PromptKind
 from controller.event_scripts import Style, hand_steps, placement_game, script_for_moves, shape_of
 from controller.screen import score_panel
 from controller.service import Service, Touch
@@ -121,7 +122,7 @@ def test_whole_game_on_an_occupancy_board_asked_and_ended_by_agreement(tmp_path:
     service.on_show = lambda status: seen.put(("show", status))
     style = Style(think_ms=0, hand_ms=20, castle="alternate", answer_ms=0)
     game: list[str] = []          # what the service has committed, as it reports it
-    asked: list[tuple[str, str]] = []
+    asked: list[tuple[PromptKind, str]] = []
     answered: dict[int, object] = {}  # the prompts answered, kept alive so that no id is reused
 
     def until(done) -> tuple:
@@ -170,7 +171,7 @@ def test_whole_game_on_an_occupancy_board_asked_and_ended_by_agreement(tmp_path:
         assert [o.key for o in shown.prompt.options] == ["agree", "yes", "no"]
         confirm.drive_low()
         _kind, shown = until(lambda kind, item: kind == "show" and item.prompt is not None
-                             and item.prompt.kind == "agreement")
+                             and item.prompt.kind == PromptKind.AGREEMENT)
         confirm.drive_high()
         confirm.drive_low()
         until(lambda kind, item: kind == "show" and item.message.startswith("Game over"))
@@ -188,8 +189,8 @@ def test_whole_game_on_an_occupancy_board_asked_and_ended_by_agreement(tmp_path:
     assert replay_stream(out.getvalue().splitlines()) == moves
     assert f"Game over: {result} (agreement)" in err.getvalue()
     kinds = [kind for kind, _text in asked]
-    assert kinds.count("which_piece") == sum(asks(p, p.parse_move(t)) for p, t in _positions(moves[:162]))
-    assert kinds.count("removal") == 2
+    assert kinds.count(PromptKind.WHICH_PIECE) == sum(asks(p, p.parse_move(t)) for p, t in _positions(moves[:162]))
+    assert kinds.count(PromptKind.REMOVAL) == 2
 
 
 def asks(pos, move) -> bool:

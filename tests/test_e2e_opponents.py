@@ -20,6 +20,7 @@ from gpiozero.pins.mock import MockFactory, MockPin
 
 import engine
 from controller.config import GpioConfig
+from controller.core_types import StatusKind
 from controller.event_scripts import Style, script_for_moves
 from controller.service.bus import Wake
 from engine import Position, format_fen, start_position
@@ -63,7 +64,7 @@ def accepted(rig: Rig, n: int, text: str) -> None:
     """Wait for the game's ``n``-th move, ``text``; a question the referee asks about it (which
     piece was put down) is answered as a player at the screen would."""
     service = rig.service
-    rig.wait(lambda: len(rig.accepted) >= n or service.session.status.kind == "ask")
+    rig.wait(lambda: len(rig.accepted) >= n or service.session.status.kind == StatusKind.ASK)
     prompt = service.session.status.prompt
     if len(rig.accepted) < n and prompt is not None:
         service.demo.answers.append(next(o.key for o in prompt.options if text in o.texts))
@@ -134,12 +135,12 @@ def test_only_the_computers_move_is_accepted_and_a_different_one_is_guided_back(
     wrong = next(pos.move_text(m) for m in pos.legal_moves()
                  if pos.move_text(m) != shown["move"] and not m.victims and len(m.relocations) == 1)
     hands(r, pos, wrong)
-    r.wait(lambda: r.service.session.status.kind == "fix")
+    r.wait(lambda: r.service.session.status.kind == StatusKind.FIX)
     assert len(r.accepted) == 1  # the other move was not taken
     src, dst = wrong[:2], wrong[2:4]
     r.board.start_script(f"lift {dst}\nplace {src}\n")  # put back as the screen says
     assert r.board.done.wait(TIMEOUT)
-    r.wait(lambda: r.service.session.status.kind != "fix")
+    r.wait(lambda: r.service.session.status.kind != StatusKind.FIX)
     hands(r, pos, shown["move"])
     accepted(r, 2, shown["move"])
     assert r.accepted[1][1] == shown["move"]

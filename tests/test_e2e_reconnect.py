@@ -6,6 +6,7 @@ new game, nor drop the old one."""
 
 from __future__ import annotations
 
+from controller.core_types import PromptKind, StatusKind
 from controller.service import Button
 from tests.service_rig import TIMEOUT
 
@@ -64,7 +65,7 @@ def test_a_game_reset_during_the_outage_is_asked_about_and_kept(rig) -> None:
     r = rig("unplug=600@5")
     r.board.play("lift e2\nplace e4\nsleep 100\nlift e7\nplace e5\nsleep 300\n"
                  "lift e4\nplace e2\nlift e5\nplace e7\nsleep 50\nlift d2\nplace d4\nsleep 1000\n", timeout=TIMEOUT)
-    r.wait(lambda: any(s.prompt is not None and s.prompt.kind == "new_on_board" for s in r.statuses))
+    r.wait(lambda: any(s.prompt is not None and s.prompt.kind == PromptKind.NEW_ON_BOARD for s in r.statuses))
     question = r.service.session.status
     assert question.message == ("The board shows a new game (d2d4). Start it? (this game stays stored, "
                                 "abandoned)")
@@ -85,4 +86,4 @@ def test_a_short_game_still_on_the_board_after_a_cable_pull_starts_no_new_game(r
     r.finish()
     assert r.board.boots == 2  # it really was unplugged
     assert r.games() == [(("f2f3", "e7e5", "g2g4", "d8h4"), "0-1", "checkmate")]
-    assert r.service.session.phase == "over" and r.service.session.status.kind == "idle"
+    assert r.service.session.phase == "over" and r.service.session.status.kind == StatusKind.IDLE

@@ -16,6 +16,7 @@ from pathlib import Path
 import pygame
 
 import engine
+from controller.core_types import StatusKind
 from controller.event_scripts import OPERA_GAME, Style, script_for_moves
 from controller.store import GameStore
 from firmware_bridge.script import parse_script
@@ -153,7 +154,7 @@ def test_wrong_board_lights_the_cells_on_the_board_and_the_panel(tmp_path: Path,
     service.on_show = shown.put
     g = CHESS.geometry
 
-    def wait_for(kind: str) -> Status:
+    def wait_for(kind: StatusKind) -> Status:
         while True:
             status = shown.get(timeout=TIMEOUT)
             if status.kind == kind:
@@ -163,14 +164,14 @@ def test_wrong_board_lights_the_cells_on_the_board_and_the_panel(tmp_path: Path,
         service.start()
         assert service.panel is not None
         board.play(parse_script("lift e2\nplace e5\n", CHESS), timeout=TIMEOUT)
-        status = wait_for("fix")
+        status = wait_for(StatusKind.FIX)
         assert status.message == "Board does not match the game: e2: white pawn, e5: empty"
         service.links[0].ping()  # the lights were sent before the fix was shown; the ping follows them
         leds = board.leds()
         assert {c for c in range(64) if leds[c] == P.LED_BLINK} == {g.index("e2"), g.index("e5")}
         assert mock_pins.pin(6).state and not mock_pins.pin(5).state  # attention on, ok off
         board.play(parse_script("lift e5\nplace e4\n", CHESS), timeout=TIMEOUT)
-        status = wait_for("idle")
+        status = wait_for(StatusKind.IDLE)
         assert status.message.startswith("White played e2e4")
         service.links[0].ping()
         assert not any(board.leds())
@@ -233,7 +234,7 @@ def test_a_busy_controller_sees_the_board_in_order_and_finishes_after_the_last_m
         assert service.error is None
         assert (accepted, undone) == (["e2e4"], [])
         assert latest_game(store).moves == ("e2e4",)
-        assert [s.kind for s in shown if s.kind == "fix"] == []
+        assert [s.kind for s in shown if s.kind == StatusKind.FIX] == []
         assert shown[-1].message.startswith("White played e2e4")
     finally:
         go.set()

@@ -12,6 +12,7 @@ import sys
 import pytest
 
 import engine
+from controller.core_types import StatusKind
 from controller.demo_games import DEMO_GAMES
 from controller.swaps import swap_text
 from engine import parse_fen, start_position
@@ -135,7 +136,7 @@ def test_occupancy_board_accepts_the_move_names_the_swap_and_takes_a_lift_and_pl
 def test_identity_board_waits_for_the_new_piece() -> None:
     r = play("lift g1\nplace f3 N\nsleep 3000", variant=v(), identity=True)
     assert r.texts() == []
-    assert r.core.status.kind == "fix"
+    assert r.core.status.kind == StatusKind.FIX
     assert r.core.status.message == "White g1f3: replace the knight on f3 with a bishop"
     (fix,) = r.core.status.fixes
     assert (fix.want, fix.have) == (v().code(v().kind_index["B"], 0), v().code(v().kind_index["N"], 0))

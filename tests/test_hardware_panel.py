@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from controller.core_types import PromptKind
 from controller.inference import Event
 from controller.session import Session
 from controller.store import GameStore
@@ -83,7 +84,7 @@ def test_buttons_drive_a_session(mock_pins, tmp_path: Path) -> None:
     session.event(Event(g.index("b8"), True, 20))
     prompt = session.tick(100).status.prompt
     assert prompt is not None
-    assert prompt.kind == "promotion"
+    assert prompt.kind == PromptKind.PROMOTION
     a, b = mock_pins.pin(20), mock_pins.pin(21)
     try:
         for pin, low in ((a, True), (b, True), (a, False), (b, False)):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 import engine
+from controller.core_types import PendingKind, PromptKind, StatusKind
 from controller.event_scripts import Style, hand_steps, placement_game, script_for_moves, shape_of
 from controller.inference import Timing
 from controller.replay import Replayer
@@ -63,14 +64,14 @@ def expect(fen: str, script: str, move: Move, identity: bool = False) -> None:
     r = replay(fen, script, identity)
     prompt = r.core.status.prompt
     if twins(pos, move, identity):
-        assert prompt is not None and prompt.kind == "which_move", (text, r.core.status)
+        assert prompt is not None and prompt.kind == PromptKind.WHICH_MOVE, (text, r.core.status)
         assert r.texts() == []
         (choice,) = [o for o in prompt.options if o.moves == (move,)]
         r.feed(parse_script(f"choose {choice.key}", MATH)[0])
     else:
         assert prompt is None, (text, script, r.core.status)
     assert r.texts() == [text], script
-    assert r.core.status.kind == "idle"
+    assert r.core.status.kind == StatusKind.IDLE
 
 
 # -- pushes ---------------------------------------------------------------------------------------
@@ -221,10 +222,10 @@ def test_a_lifted_piece_is_asked_about_never_taken_as_the_terminator_by_itself()
     cell = white_piece(PLACED)
     pos = engine.parse_fen(MATH, PLACED)
     r = replay(PLACED, f"lift {cell}\nsleep {T.prefix_ms - 100}", settle=False)
-    assert r.core.status.kind == "moving" and r.core.pending_kind == "removal"  # a piece in the hand
+    assert r.core.status.kind == StatusKind.MOVING and r.core.pending_kind == PendingKind.REMOVAL  # a piece in the hand
     r = replay(PLACED, f"lift {cell}\nsleep 10000")
     prompt = r.core.status.prompt
-    assert prompt is not None and prompt.kind == "removal"
+    assert prompt is not None and prompt.kind == PromptKind.REMOVAL
     name = f"white {MATH.kinds[MATH.kind_of(pos.board[MATH.geometry.index(cell)])].name}"
     assert r.core.status.message == f"Take the {name} on {cell} off for good (x{cell})?"
     assert [o.key for o in prompt.options] == ["yes", "no"]
@@ -239,7 +240,7 @@ def test_still_moving_keeps_waiting_for_the_piece() -> None:
     step = next(m for m in pos.legal_moves() if shape_of(m) == "step")
     frm, to = NAMES[step.frm], NAMES[step.to]
     r = replay(PLACED, f"lift {frm}\nsleep 2000\nchoose no\nsleep 10000")
-    assert r.core.status.prompt is None and r.core.status.kind == "moving"  # not asked again
+    assert r.core.status.prompt is None and r.core.status.kind == StatusKind.MOVING  # not asked again
     assert r.core.deadline is None
     r.feed(parse_script(f"place {to}", MATH)[0])
     r.settle()
@@ -250,10 +251,10 @@ def test_a_piece_lifted_during_placement_and_put_back_is_nothing() -> None:
     fen = position_after(20).fen()
     cell = white_piece(fen)
     r = replay(fen, f"lift {cell}\nsleep 2000")
-    assert r.core.status.prompt is not None and r.core.status.prompt.kind == "removal"
+    assert r.core.status.prompt is not None and r.core.status.prompt.kind == PromptKind.REMOVAL
     r.feed(parse_script(f"place {cell}", MATH)[0])
     r.settle()
-    assert r.texts() == [] and r.core.status.kind == "idle"
+    assert r.texts() == [] and r.core.status.kind == StatusKind.IDLE
 
 
 def test_terminator_then_the_opponents_move_confirms_it() -> None:
@@ -295,7 +296,7 @@ def test_the_next_move_made_at_once_is_read_as_the_next_move(seed: int, first: s
         pos.push(move)
     r = replay(fen, "\n".join(lines), identity=identity)
     assert r.texts() == moves[k:k + 2]
-    assert r.core.status.kind == "idle"
+    assert r.core.status.kind == StatusKind.IDLE
 
 
 # -- whole games --------------------------------------------------------------------------------------

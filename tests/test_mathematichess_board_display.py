@@ -10,6 +10,7 @@ from pathlib import Path
 import pygame
 
 import engine
+from controller.core_types import PromptKind, StatusKind
 from controller.event_scripts import placement_game
 from controller.inference import Event, Timing
 from controller.screen import score_panel, view_of
@@ -86,7 +87,7 @@ def test_placement_asks_which_piece_with_the_counts_left_and_takes_a_touch(tmp_p
     assert [(c.key, c.count) for c in view.prompt.choices] == [(k.letter, 9) for k in MATH.kinds]
     assert all(c.piece is not None and c.piece.side == 0 for c in view.prompt.choices)
     assert touch(session, clock, "Q").accepted == ("Q@c1",)
-    assert place(session, clock, "d1").status.kind == "ask"
+    assert place(session, clock, "d1").status.kind == StatusKind.ASK
     assert touch(session, clock, "Q").accepted == ("Q@d1",)  # black's queen: black still has 9
     place(session, clock, "e1")
     view = view_of(session)
@@ -220,7 +221,7 @@ def test_both_players_confirm_the_agreement_and_the_result_is_stored(tmp_path: P
     totals = RULES.score(session.position).totals
     outcome = RULES.agreement_outcome(session.position)
     result = outcome.result(2)
-    assert question.kind == "agreement"
+    assert question.kind == PromptKind.AGREEMENT
     assert question.question == f"Both agree to end? {result}, {totals[0]} to {totals[1]}"
     record = session.store.latest()
     assert record is not None

@@ -18,6 +18,7 @@ import pygame
 import pytest
 
 import engine
+from controller.core_types import StatusKind
 from controller.demo_games import DEMO_GAMES
 from controller.screen import view_of
 from controller.session import Session
@@ -220,14 +221,14 @@ def test_inference_reads_both_halves_of_a_turn(identity: bool) -> None:
               f"lift g8\nplace f6 {'n' if identity else ''}\nsleep 1500\nlift d2\nplace d4 {'P' if identity else ''}")
     r = play(script, variant=MEDDLERS, identity=identity)
     assert r.texts() == ["e2e4", "d7d5", "g8f6", "d2d4"]
-    assert r.core.status.kind == "idle"
+    assert r.core.status.kind == StatusKind.IDLE
     assert r.core.position.fen() == "tsldkb1r/ooo1pppp/5n2/3o4/3OP3/8/OOO2PPP/TSLDKBNR w Kk - 0 2"
 
 
 def test_identity_board_refuses_a_king_side_man_of_the_enemy_in_the_second_half() -> None:
     r = play("lift e2\nplace e4 P\nsleep 1500\nlift e7\nplace e5 p\nsleep 3000", variant=MEDDLERS, identity=True)
     assert r.texts() == ["e2e4"]
-    assert r.core.status.kind == "fix"
+    assert r.core.status.kind == StatusKind.FIX
 
 
 # -- the screen ------------------------------------------------------------------------------------
@@ -286,4 +287,4 @@ def test_inference_reads_a_meddled_pawn_queening_without_a_question(identity: bo
               "lift d1\nplace d2\nsleep 1500\nlift b2\nplace b1\nsleep 3000")
     r = play(script, "4k3/8/8/8/8/8/1o6/3K4 w - - 0 1", variant=MEDDLERS, identity=identity)
     assert r.texts() == ["d1d2", "b2b1d"]
-    assert r.core.status.kind == "idle" and r.core.position.side == 1
+    assert r.core.status.kind == StatusKind.IDLE and r.core.position.side == 1

@@ -19,6 +19,7 @@ import pygame
 import pytest
 
 import engine
+from controller.core_types import StatusKind
 from controller.inference import Decision, Event, Referee
 from controller.replay import Replayer
 from controller.screen import view_of
@@ -79,7 +80,7 @@ def test_a_charge_is_taken_in_any_order_and_the_screen_names_the_men_left(identi
     decision = core.tick(clock(core.timing.hesitate_ms + 50))
     assert [core.position.move_text(m) for m in decision.accepted] == ["c2e4"]
     assert {G.names[c] for c in decision.accepted[0].victims} == {"e5", "f4"}
-    assert core.status.kind == "idle"
+    assert core.status.kind == StatusKind.IDLE
 
 
 @pytest.mark.parametrize("identity", [False, True], ids=["occupancy", "identity"])
@@ -306,6 +307,34 @@ def test_whole_games_of_multi_captures_are_read_move_for_move(seed: int, identit
     r.run(parse_script("\n".join(lines), RF))
     assert r.texts() == moves
     assert not any(d.undone for _t, d in r.log.decisions)
+
+
+@pytest.mark.parametrize("identity", [False, True], ids=["occupancy", "identity"])
+@pytest.mark.parametrize("seed", [21, 31])
+def test_a_charge_resting_next_to_its_victim_goes_on_when_the_mover_lifts_the_victim(seed: int,
+                                                                                    identity: bool) -> None:
+    # The hand model's Fury slides e10 down to e4 (seed 21; e1 up to e7, seed 31), rests on the
+    # cell before its victim, lifts the victim and goes on onto its cell. Resting there with the
+    # victim off is also a complete shorter charge that takes it: the reading waits for the
+    # hand (the piece may still go on to the cell just emptied), and the longer charge is read.
+    moves = random_game(seed, swap=0.0)
+    lines, _plies = game_script_with_plies(engine.start_position(RF), moves, Hands(identity=identity), seed=seed)
+    r = Replayer(engine.start_position(RF), identity=identity)
+    r.run(parse_script("\n".join(lines), RF))
+    assert r.texts() == moves
+
+
+@pytest.mark.parametrize("seed", [44, 76])
+def test_a_capture_on_the_cell_a_charge_just_took_is_the_reply_not_a_swap_under_way(seed: int) -> None:
+    # Black's Fury charges e10-e4 taking three white men (seed 44); White's Harpy lifts the Fury
+    # and lands on e4 while the charge is still provisional (the Fury might go on). A black swap
+    # through e4 could also read the Harpy as a swapped man resting on its way, but for that the
+    # three white men off the board would all be in White's hand: a hand holds at most two.
+    moves = random_game(seed, swap=0.0)
+    lines, _plies = game_script_with_plies(engine.start_position(RF), moves, Hands(identity=False), seed=seed)
+    r = Replayer(engine.start_position(RF), identity=False)
+    r.run(parse_script("\n".join(lines), RF))
+    assert r.texts() == moves
 
 
 # -- the screen --------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import chess.pgn
 import pytest
 
 import engine
+from controller.core_types import StatusKind
 from controller.inference import Event, Timing
 from controller.session import Session
 from controller.store import GameStore
@@ -98,10 +99,10 @@ def test_restart_resumes_the_game_and_guides_the_board_back(tmp_path: Path) -> N
     assert [resumed.position.move_text(m) for m in resumed.position.move_stack] == ["e2e4", "e7e5"]
     resumed.sync(readings, 10)
     update = resumed.tick(10 + T.guide_ms)
-    assert update.status.kind == "fix"
+    assert update.status.kind == StatusKind.FIX
     assert update.status.message == "Board does not match the game: e5: black pawn"
     update = resumed.event(Event(cell("e5"), True, 2000))
-    assert update.status.kind == "idle" and update.status.message == "White to move"
+    assert update.status.kind == StatusKind.IDLE and update.status.message == "White to move"
 
 
 def test_restart_accepts_a_move_made_while_the_service_was_down(tmp_path: Path) -> None:
@@ -264,7 +265,7 @@ def test_a_new_game_on_the_board_after_a_restart_is_asked_about_and_no_keeps_the
     assert update.status.message == ("The board shows a new game (d2d4). Start it? (this game stays stored, "
                                      "abandoned)")
     update = session.answer("no", clock())
-    assert update.status.kind == "fix" and update.status.message.startswith("Board does not match the game")
+    assert update.status.kind == StatusKind.FIX and update.status.message.startswith("Board does not match the game")
     assert {f.cell for f in update.status.fixes} >= {cell("d2"), cell("d4"), cell("e4"), cell("e5")}
     assert session.status.prompt is None  # asked once for this board, not again at every look
     session.tick(clock(T.guide_ms + 5))

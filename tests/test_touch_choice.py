@@ -15,6 +15,7 @@ import pygame
 import pytest
 
 import engine
+from controller.core_types import PendingKind, PromptKind, StatusKind
 from controller.inference import Event, Referee
 from controller.screen import view_of
 from controller.session import Session
@@ -54,7 +55,7 @@ def test_a_touch_chooses_the_one_silent_move_and_it_is_final_and_stored(tmp_path
     update = session.touch(AT("d7"), 100)
     assert update.accepted == ("d7d7~p",) and update.undone == ()
     assert session.position.board[AT("d7")] == ILL.parse_symbol("~p")
-    assert session.status.kind == "idle" and session.core.deadline is None
+    assert session.status.kind == StatusKind.IDLE and session.core.deadline is None
     assert session.status.message == "Black made the pawn on d7 an illusionary pawn. White to move"
     assert stored(session) == ("d7d7~p",)
     # the other three choices the same way: the game proper begins
@@ -81,7 +82,7 @@ def test_a_touch_where_nothing_can_be_chosen_changes_nothing(tmp_path: Path) -> 
     session.event(Event(AT("a7"), False, 300))
     session.event(Event(AT("a7"), True, 400))
     session.tick(2000)
-    assert session.status.prompt is not None and session.status.prompt.kind == "confirm"
+    assert session.status.prompt is not None and session.status.prompt.kind == PromptKind.CONFIRM
     assert session.answer("no", 2100).accepted == ()
     assert session.touch(AT("a7"), 2200).accepted == ("a7a7~p",)
 
@@ -106,7 +107,7 @@ def test_a_touch_after_a_lift_and_put_back_still_waiting_chooses_at_once(tmp_pat
     session = session_at(tmp_path)
     session.event(Event(AT("d7"), False, 100))
     session.event(Event(AT("d7"), True, 200))
-    assert session.core.pending_kind == "removal"  # before the question: the board is at rest
+    assert session.core.pending_kind == PendingKind.REMOVAL  # before the question: the board is at rest
     assert session.touch(AT("d7"), 300).accepted == ("d7d7~p",)
     assert session.core.deadline is None and session.status.prompt is None
     assert session.tick(5000).accepted == ()  # nothing left to ask about
@@ -120,7 +121,7 @@ def test_no_touch_outside_a_game_or_under_the_menu(tmp_path: Path) -> None:
     session.sync(occupancy(engine.start_position(ILL)), 30)
     session.touch(AT("d7"), 40)
     session.button("menu", 50)  # a move was made: the menu asks about a new game
-    assert session.status.prompt is not None and session.status.prompt.kind == "menu"
+    assert session.status.prompt is not None and session.status.prompt.kind == PromptKind.MENU
     update = session.touch(AT("e2"), 60)
     assert update.accepted == () and "answer the question first" in update.note
     assert len(session.position.move_stack) == 1
@@ -138,7 +139,7 @@ def test_an_identity_board_reads_the_chosen_man_as_the_man_it_is(tmp_path: Path)
     start = engine.start_position(ILL)
     assert session.sync(list(start.board), 20).phase == "play"
     assert session.touch(AT("d7"), 30).accepted == ("d7d7~p",)
-    assert session.status.kind == "idle"  # the board still shows a pawn on d7: that is right
+    assert session.status.kind == StatusKind.IDLE  # the board still shows a pawn on d7: that is right
 
 
 # -- several silent moves on one cell: asked about -------------------------------------------------
@@ -181,7 +182,7 @@ def test_several_silent_moves_on_the_cell_touched_are_asked_about(tmp_path: Path
     update = session.touch(d1, 100)
     assert update.accepted == ()
     prompt = session.status.prompt
-    assert prompt is not None and prompt.kind == "which_move"
+    assert prompt is not None and prompt.kind == PromptKind.WHICH_MOVE
     assert prompt.question == "Which change of the white turner on d1?"
     assert [o.key for o in prompt.options] == ["d1d1a", "d1d1b", "no"]
     assert session.status.cells == (d1,)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pygame
 
 import engine
+from controller.core_types import StatusKind
 from controller.inference import Event
 from controller.screen import view_of
 from controller.session import Session
@@ -67,7 +68,7 @@ def test_a_move_off_the_simpletons_menu_is_not_accepted_and_the_board_is_to_be_f
         session.event(Event(g.index(cell), down, t))
     update = session.tick(t + 3000)
     assert update.accepted == ()
-    assert session.status.kind == "fix"
+    assert session.status.kind == StatusKind.FIX
     # the white pawn belongs on e4 and the black pawn it took on d5: the victim is named too
     assert {g.names[f.cell] for f in session.status.fixes} == {"d5", "e4"}
     # Bb5+ from the corrected board is accepted

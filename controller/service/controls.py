@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from display.window import CellClicked, ChoiceClicked, InputEvent, MenuClicked, QuitRequested
 
 from .. import operator
+from ..core_types import PromptKind
 from ..game_clock import clock_button
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ class Controls:
             menu.close()
         elif name == "menu" and (session.phase != "play" or not session.position.move_stack):
             operator.open_menu(service)
-        elif name == "menu" and prompt is not None and prompt.kind == "menu":
+        elif name == "menu" and prompt is not None and prompt.kind == PromptKind.MENU:
             # Pressed again while the game's own menu asks "new game?": the operator menu.
             service.report(session.answer("no", now))
             operator.open_menu(service)

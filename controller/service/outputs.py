@@ -9,6 +9,7 @@ import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TextIO
 
+from ..core_types import StatusKind
 from ..inference import Status
 from ..logs import write_safely
 from ..names import players_line
@@ -88,9 +89,9 @@ class Outputs:
             last = self._last_status
             if self.print_moves and status.message and (last is None or status.message != last.message):
                 self.say(status.message)
-            if panel is not None and status.kind == "ask":
+            if panel is not None and status.kind == StatusKind.ASK:
                 panel.beep("ask")
-            if panel is not None and status.kind == "fix":
+            if panel is not None and status.kind == StatusKind.FIX:
                 panel.beep("error")
             self._last_status = status
 
@@ -133,7 +134,8 @@ class Outputs:
             window.show(view)
         panel = service.panel
         if panel is not None:
-            state: LightState = "waiting" if notice else "attention" if status.kind in ("ask", "fix") else "ok"
+            attention = status.kind in (StatusKind.ASK, StatusKind.FIX)
+            state: LightState = "waiting" if notice else "attention" if attention else "ok"
             if panel.state != state:
                 panel.show(state)
         self._board_lights(status)
@@ -147,11 +149,12 @@ class Outputs:
             return
         sensor_of = service.map.sensor_of
         wrong = {f.cell for f in status.fixes}
-        if status.kind in ("idle", "moving"):
+        if status.kind in (StatusKind.IDLE, StatusKind.MOVING):
             wrong |= self._swap_cells
         fix = tuple(sorted(sensor_of[c] for c in wrong if c in sensor_of))
-        pending = tuple(sorted(sensor_of[c] for c in status.cells if c in sensor_of)) if status.kind == "ask" else ()
-        if not pending and status.kind != "fix":  # the opponent's move to carry out: its cells lit
+        asked = status.kind == StatusKind.ASK
+        pending = tuple(sorted(sensor_of[c] for c in status.cells if c in sensor_of)) if asked else ()
+        if not pending and status.kind != StatusKind.FIX:  # the opponent's move to carry out: its cells lit
             pending = tuple(sorted(sensor_of[c] for c in service.opponents.cells() if c in sensor_of))
         last: tuple[int, ...] = ()
         lights = service.config.last_move_lights

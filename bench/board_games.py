@@ -1,0 +1,194 @@
+"""Final-move latency by cause on the maker boards: the historical games of
+``tests/data/pgn/historical-games.pgn`` played by the hand model of ``tests/hand_model.py``
+(identity hands) on an emulated DGT or Millennium board (``firmware_bridge.boards``: a real pty,
+the board's own scan timing and protocol) refereed by the whole service (driver -> controller
+thread -> session with its SQLite commit), set up by ``bench.boards.refereed``. Part of
+``bench/latency.py`` (``--boards``), which reports the same table for the core alone.
+
+The hands are played in real time, as the script's clock says: each burst of lifts and
+placements between two sleeps is handed to the board when it is due, and its host time is the
+moment the hand acted (so the board's scan, the link and the service are all in the latency).
+A share of the extendable moves' movers press the clock button (``Button("clock")``, as the
+panel's) 300-1500 ms after the move's last event, if the move is still provisional then and
+the next player has not started. Each final move is timed from its last event to its commit,
+and put down to what made it final: the press, the next player's first event before the commit,
+or else the quiet (``hesitate_ms``).
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import engine
+from bench.boards import refereed, scan_and_goal
+from bench.latency import extendable, report
+from controller.core_types import Timing
+from controller.service import Button, Service
+from controller.session import Update
+from firmware_bridge.board_link import BoardKind
+from firmware_bridge.script import Command, Lift, Place, Sleep, parse_script
+
+#: How long the board and the service may take to start refereeing (s).
+START_S = 15.0
+
+
+def board_games_bench(kind: BoardKind, n_games: int, hesitant: float = 0.5, press: float = 0.3,
+                      seeds: Sequence[int] = (0,), hesitate_ms: int | None = None) -> None:
+    """The first ``n_games`` historical games at each seed offset on a ``kind`` board."""
+    from tests.hand_model import Hands, game_script_with_plies
+    from tests.historical_games import historical_games
+
+    variant = engine.find_variant("chess")
+    timing = Timing() if hesitate_ms is None else Timing(hesitate_ms=hesitate_ms)
+    plain: list[float] = []
+    by_cause: dict[str, list[float]] = {"clock": [], "opponent": [], "quiet": []}
+    asked: list[float] = []
+    ok = total = wrong = 0
+    scans: set[float] = set()
+    goal = 0.0
+    for offset in seeds:
+        for n, moves in enumerate(historical_games()[:n_games]):
+            seed = n + 1000 * offset
+            lines, plies = game_script_with_plies(engine.start_position(variant), moves,
+                                                  Hands(identity=True, hesitant=hesitant), seed=seed)
+            game = _Game(parse_script("\n".join(lines), variant), plies, len(moves), press, seed)
+            with refereed(kind, variant, timing, on_update=game.on_update) as (board, service):
+                game.play(board, service, timing)
+                game.status = service.session.status.message
+                scan, goal = scan_and_goal(kind, board)
+                scans.add(scan)
+            total += 1
+            ok += game.texts == list(moves)
+            wrong += sum(1 for a, b in zip(game.texts, moves, strict=False) if a != b)
+            pos = engine.start_position(variant)
+            for ply, text in enumerate(game.texts):
+                if text != moves[ply]:
+                    break  # (after a misreading the plies are other moves: not timed)
+                move = pos.parse_move(text)
+                if ply in game.last_event:
+                    latency = (game.finals[ply] - game.last_event[ply]) * 1000
+                    if ply in game.asked:
+                        asked.append(latency)
+                    elif extendable(pos, move, True):
+                        by_cause[game.cause(ply)].append(latency)
+                    else:
+                        plain.append(latency)
+                pos.push(move)
+            same = "move for move"
+            if game.texts != list(moves):
+                ply = next((i for i, (a, b) in enumerate(zip(game.texts, moves, strict=False)) if a != b),
+                           len(game.texts))
+                same = (f"NOT the game played (ply {ply + 1}: {game.texts[ply:ply + 2]} recorded, "
+                        f"{list(moves[ply:ply + 2])} played; the referee says: {game.status})")
+            print(f"  {kind} game {n + 1} (seed {seed}): {len(game.texts)}/{len(moves)} moves recorded, {same}",
+                  flush=True)
+    report(f"real games, emulated {kind} board (scan {', '.join(f'{ms:.0f} ms' for ms in sorted(scans))})",
+           ok, total, wrong, plain, by_cause, asked, goal)
+
+
+class _Game:
+    """One game's script played on a board in real time, and what the service made final."""
+
+    def __init__(self, commands: list[Command], plies: list[int], n_moves: int, press: float, seed: int) -> None:
+        self.commands = commands
+        self.n_moves = n_moves
+        self.plies = plies  # the ply of each script line (by line number - 1)
+        self.press = press
+        self.rng = random.Random(seed)
+        self.finals: list[float] = []  # host time each ply became final
+        self.texts: list[str] = []
+        self.asked: set[int] = set()  # plies asked about
+        self.last_event: dict[int, float] = {}
+        self.first_event: dict[int, float] = {}
+        self.pressed: set[int] = set()
+        self._presses: list[tuple[float, int]] = []  # (host time, ply)
+        self._changed = threading.Condition()
+        self._started = False
+        self.status = ""  # what the referee said at the end
+
+    def on_update(self, update: Update) -> None:
+        now = time.monotonic()
+        with self._changed:
+            for text in update.accepted:
+                self.finals.append(now)
+                self.texts.append(text)
+            if update.status.prompt is not None:
+                self.asked.add(len(self.finals))
+            self._changed.notify_all()
+
+    def cause(self, ply: int) -> str:
+        final = self.finals[ply]
+        if ply in self.pressed:
+            return "clock"
+        return "opponent" if any(p > ply and t <= final for p, t in self.first_event.items()) else "quiet"
+
+    def play(self, board: Any, service: Service, timing: Timing) -> None:
+        if not board.host_ready.wait(START_S):
+            raise SystemExit("the board was never asked for its position by the service")
+        started = time.monotonic() + START_S
+        while service.session.phase != "play":
+            if time.monotonic() > started:
+                raise SystemExit(f"the service never started the game: {service.session.status.message}")
+            time.sleep(0.01)
+        last_line: dict[int, int] = {}
+        for i, command in enumerate(self.commands):
+            if isinstance(command, Lift | Place) and command.line - 1 < len(self.plies):
+                last_line[self.plies[command.line - 1]] = i
+        start = time.monotonic()
+        at = 0.0  # the script's clock (ms)
+        burst: list[tuple[int, Command]] = []
+        for i, command in enumerate(self.commands):
+            if isinstance(command, Sleep):
+                if burst:
+                    self._act(board, burst, last_line)
+                    burst = []
+                at += command.ms
+                self._until(start + at / 1000, service)
+            elif isinstance(command, Lift | Place):
+                burst.append((i, command))
+        if burst:
+            self._act(board, burst, last_line)
+        # The last move may wait for the quiet; presses still due go on meanwhile.
+        self._until(time.monotonic() + (timing.hesitate_ms + 2 * timing.prefix_ms) / 1000, service,
+                    done=lambda: len(self.finals) >= self.n_moves)
+
+    def _act(self, board: Any, burst: list[tuple[int, Command]], last_line: dict[int, int]) -> None:
+        """Hand the board one burst of actions (when the one before is played)."""
+        if self._started and not board.done.wait(1.0):
+            raise SystemExit("the board did not play the hands' last actions within 1 s")
+        self._started = True
+        board.start_script([c for _i, c in burst], wait_for_host=False)
+        now = time.monotonic()
+        for i, command in burst:
+            if command.line - 1 >= len(self.plies):
+                continue
+            ply = self.plies[command.line - 1]
+            self.last_event[ply] = now
+            self.first_event.setdefault(ply, now)
+            if last_line.get(ply) == i and self.rng.random() < self.press:
+                self._presses.append((now + self.rng.randint(300, 1500) / 1000, ply))
+                self._presses.sort()
+
+    def _until(self, until: float, service: Service, done: Callable[[], bool] | None = None) -> None:
+        """Wait until ``until`` (host time), pressing the clock when a press falls due."""
+        while True:
+            due = self._presses[0][0] if self._presses else until
+            with self._changed:
+                if done is not None and done():
+                    return
+                self._changed.wait(max(0.0, min(due, until) - time.monotonic()))
+            now = time.monotonic()
+            if self._presses and self._presses[0][0] <= now:
+                _at, ply = self._presses.pop(0)
+                # (Only before the next player's hand is at work: a player presses the clock for
+                # the move just made, not over the opponent's.)
+                if (service.session.status.provisional and len(self.finals) == ply
+                        and ply + 1 not in self.first_event):
+                    service.inputs.put(Button("clock"))
+                    self.pressed.add(ply)
+            elif now >= until:
+                return

@@ -1,0 +1,131 @@
+"""What happens when a wait runs out (the referee's ``tick``, or an event that ends a move):
+a provisional reading becomes final, several readings or an earlier position or pieces taken
+off are asked about, and a board nothing fitted is worked out (a move and a quick reply merged,
+moves made while the board was away) or its wrong cells are shown. Built on ``Judging``
+(``controller.judging``), which set the wait; ``Referee`` (``controller.inference``) is built
+on this."""
+
+from __future__ import annotations
+
+from engine import Move
+
+from .core_types import MAX_CHOICES, RESYNC_PLIES, Fix, Pending, PendingKind, Prompt, Status, StatusKind
+from .hand_reading import half_made, placed_early, unseen_done
+from .hand_rules import takes_only
+from .judging import Judging
+from .messages import side_name
+from .prompts import choice_prompt, removal_prompt, takeback_prompt
+from .signatures import Sig, explain
+from .swaps import swap_text, swaps, unswapped
+
+
+class Deadlines(Judging):
+    """The decisions at a deadline (``Pending.deadline``)."""
+
+    def _accept(self, move: Move, now: int, accepted: list[Move], keep: frozenset[int] = frozenset()) -> None:
+        raise NotImplementedError
+
+    def _ask(self, prompt: Prompt, sig: Sig) -> None:
+        raise NotImplementedError
+
+    def _fire(self, now: int, accepted: list[Move], undone: list[Move]) -> None:
+        p = self._pending
+        if p.kind == PendingKind.MOVE:
+            move = p.shapes[0].move
+            # Cells handled since the board first showed the move, and pieces lifted by the
+            # next player, stay handled: they belong to the next move.
+            keep = frozenset(self._hands.since(p.extra["since"])) | p.extra["rest"]
+            if not p.extra.get("reply"):
+                # (A bounce on the move's own cells is not the next player's doing.)
+                keep -= p.shapes[0].cells
+            self._accept(move, now, accepted, keep=keep)
+        elif p.kind == PendingKind.AMBIGUOUS:
+            self._ask(choice_prompt(self.position, [(s.move,) for s in p.shapes], 0), p.sig)
+        elif p.kind == PendingKind.REMOVAL:
+            self._ask(removal_prompt(self.position, p.shapes[0].move, self._look), p.sig)
+        elif p.kind == PendingKind.TAKEBACK:
+            back = p.back
+            assert back is not None
+            self._ask(takeback_prompt(self.position, back.moves, back.plies), p.sig)
+        elif p.kind == PendingKind.UNMATCHED:
+            self._resolve_unmatched(now, accepted)
+
+    def _resolve_unmatched(self, now: int, accepted: list[Move]) -> None:
+        hands, game = self._hands, self._game
+        index = self._moves.current
+        p = self._pending
+        sig = p.sig
+        diff_cells = set(hands.diff)
+        # Live events: at most a move and a quick reply merged. After the board was away: the
+        # players may have gone on for a few moves.
+        plies = RESYNC_PLIES if self._resync else 2
+        seqs = p.extra.get("seqs")
+        if seqs is None:
+            seqs = explain(self.position, hands.observed, diff_cells, hands.touched, self.identity,
+                           strict=True, max_plies=plies)
+        # Live, a board also half-way through one legal move (a line pushed front first, slowly)
+        # or sequences ending in a removal (pieces in the hand) are asked about, not accepted.
+        in_hand = (not self._resync and bool(seqs) and half_made(hands, game, index)
+                   and not unseen_done(hands, game, seqs))
+        if len(seqs) == 1 and not takes_only(seqs[0][-1]) and not in_hand:
+            if self._resync:
+                for move in seqs[0]:
+                    self._accept(move, now, accepted)
+                return
+            # The earlier moves are final; the last one is read again from the board, as a
+            # provisional reading that may still go on (a rook short of its square, a castling).
+            last = seqs[0][-1]
+            touched = set(hands.touched)
+            for move in seqs[0][:-1]:
+                self._accept(move, now, accepted)
+            earlier = {c for m in seqs[0][:-1] for c, _b, _a in m.changes}
+            hands.touched = (touched & {c for c, _b, _a in last.changes}) | (touched - earlier)
+            return
+        if not self._resync and not p.extra.get("tried"):
+            # Not explained yet: wait for the hands (or the guide time) and look again.
+            self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=hands.last_t + game.timing.guide_ms,
+                                     extra={"tried": True, "seqs": seqs})
+            if hands.last_t + game.timing.guide_ms > now:
+                return
+        if self._resync:
+            loose: list[tuple[Move, ...]] = [(s.move,) for s in index.match_loose(sig)]
+            if not loose and not seqs:
+                seqs = explain(self.position, hands.observed, diff_cells, hands.touched, self.identity,
+                               strict=False, max_plies=plies)
+            choices: list[tuple[Move, ...]] = list(loose) or seqs
+            if len(choices) == 1 and not takes_only(choices[0][-1]):
+                # One possible answer is no question (a headless board would stall on it): the
+                # board shows that move's result, so it is the move.
+                for move in choices[0]:
+                    self._accept(move, now, accepted)
+                return
+            if 0 < len(choices) <= MAX_CHOICES:
+                self._ask(choice_prompt(self.position, choices, 0, force_which=True), sig)
+                return
+        elif 0 < len(seqs) <= MAX_CHOICES:
+            self._ask(choice_prompt(self.position, seqs, 0, force_which=True, still_moving=in_hand), sig)
+            return
+        early = [] if self._resync or seqs else placed_early(hands, game, index)
+        if early:
+            # Nothing in the events' order explains the board, and it has been still for
+            # ``guide_ms``: it shows one legal move whose placement was reported before its
+            # lift. That is the move (else a game's last move would never end the game): shown
+            # as a provisional reading, final ``settle_ms`` later unless the board changes (a
+            # quick recapture is read in the real order first, by ``explain``).
+            self._set_match(sig, early, index)
+            if self._pending.deadline is not None:
+                self._pending.deadline = max(self._pending.deadline, now + game.timing.settle_ms)
+            return
+        if half_made(hands, game, index):
+            self._pending = Pending(PendingKind.PARTIAL, sig)
+            return
+        self._pending = Pending(PendingKind.WRONG, sig)
+        swapping = unswapped(self.position, hands.observed) if self.identity else None
+        if swapping is not None:
+            # The move stands on the board with the old piece: name the swap it still needs.
+            cells = swaps(self.variant, swapping)
+            self._status = Status(StatusKind.FIX, f"{side_name(self.variant, self.position.side)} "
+                                  f"{self.position.move_text(swapping)}: {swap_text(self.variant, swapping)}",
+                                  fixes=tuple(Fix(c, want, old) for c, old, want in cells))
+            return
+        self._status = self._fix_status(StatusKind.FIX, "Board does not match the game", wrong=True)
