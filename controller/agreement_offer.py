@@ -20,8 +20,8 @@ by playing on" (the rules leave the second player's reasons to him):
   expects to lose anyway.
 
 The search value comes from the engine that plays the side, in its own process (UCI ``info ...
-score``), at its level and with the service's ``engine_go``; only the static evaluation (one
-call, well under a millisecond's worth of the referee's time per offer) is computed here, with
+score``), at its level and with the service's ``engine_go``; only the static evaluation (about
+3 ms an offer on the development machine, the evaluator's tables built included) is computed here, with
 ``engine.search``'s ``Evaluator``. A ``uci:COMMAND`` engine is read on the same scale; one that
 reports no score declines.
 """
