@@ -70,7 +70,8 @@ class Offers:
         engines = sorted(side for side, p in players.items() if p.is_engine)
         remote = any(p.kind is PlayerKind.REMOTE for p in players.values())
         if prompt is None or prompt.kind != PromptKind.AGREEMENT or not engines or remote or turns is None:
-            self._offer = None
+            if self._offer is not None:  # the question closed before the computer answered
+                self._offer, self.line = None, ""
             return
         offer = self._offer
         if offer is None or offer.prompt is not prompt or offer.plies != plies:
