@@ -66,8 +66,9 @@ def offer(tmp_path: Path, pos: Position) -> tuple[Service, GameStore, Screen, in
 def test_the_computer_accepts_an_agreement_it_wins(tmp_path: Path) -> None:
     # White (the human) to move, Black (the computer) ahead on points: the agreement gives it the
     # win, nothing is better, it accepts whatever its search says.
-    pos = next(p for p in stage_two(seed=0) if p.side == 0
-               and judge(p, 1, ["info score cp 0"]).offered == Result.WIN)
+    pos = next((p for p in stage_two(seed=0) if p.side == 0
+                and judge(p, 1, ["info score cp 0"]).offered == Result.WIN), None)
+    assert pos is not None, "no seeded position where the computer is ahead with White to move"
     service, store, screen, game = offer(tmp_path, pos)
     try:
         screen.pump(lambda: service.session.phase == "over", "the game ended by agreement")
@@ -90,7 +91,8 @@ def test_the_computer_declines_when_playing_on_is_better_for_it(tmp_path: Path) 
     # position is found with the engine's own search (the same depth as its process's ``GO``).
     candidates = [p for seed in range(2, 12) for p in stage_two(seed) if p.side == 1
                   and judge(p, 1, ["info score cp 0"]).offered == Result.LOSS]
-    pos = next(p for p in candidates if not judge(p, 1, engine_info(p)).accepts)
+    pos = next((p for p in candidates if not judge(p, 1, engine_info(p)).accepts), None)
+    assert pos is not None, "no seeded position where the computer's search sees a winning move"
     service, store, screen, game = offer(tmp_path, pos)
     try:
         screen.pump(lambda: "declines the agreement" in service.opponents.offers.line, "the computer's answer")
