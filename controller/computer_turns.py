@@ -5,7 +5,8 @@ the board then shows is that one.
 The service calls ``update(position)`` with every final position (never a provisional reading: an
 engine answers only about a final move), ``poll()`` in its loop for the move to show, and
 ``check(move)`` when the next move is final on the board; ``hint(position)`` asks for the
-human's best move. Engines run in their own processes
+human's best move; ``consult(position, side)`` an engine's search for an offer to end the game by
+agreement. Engines run in their own processes
 (``EnginePlayer``): nothing here waits for one, so the referee's decisions are never slowed.
 """
 
@@ -18,7 +19,7 @@ from enum import Enum
 from engine import Move, Position
 
 from .computer_move import BoardSteps, board_steps
-from .players import Player, PlayerKind
+from .players import Player, PlayerError, PlayerKind
 from .uci_player import EnginePlayer, Request
 
 
@@ -118,6 +119,19 @@ class ComputerTurns:
     def shown(self) -> ComputerMove | None:
         """The computer's move being shown (None while none is known)."""
         return self._shown
+
+    def consult(self, position: Position, side: int) -> Request:
+        """Ask the engine of ``side`` for its search of ``position`` (an offer to end the game
+        by agreement: ``controller.agreement_offer`` reads the score of its ``info`` lines). When
+        that engine is already thinking about this very position (its move), that search is the
+        answer; else it is asked now, in its process, with the same ``go`` as for a move."""
+        if (self._request is not None and self._position is not None and position.side == side
+                and self._asked == (position.hash, len(position.move_stack))):
+            return self._request
+        engine = self.engines.get(side)
+        if engine is None:
+            raise PlayerError(f"no engine plays side {side}")
+        return engine.ask(position, self.go)
 
     def hint(self, position: Position) -> Request:
         """Ask for a hint on ``position`` (a human's turn): Chessery's engine at full strength, in

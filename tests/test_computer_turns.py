@@ -76,3 +76,26 @@ def test_one_human_against_two_computers_in_triscacia() -> None:
 def test_a_bad_engine_command_fails_before_the_game() -> None:
     with pytest.raises(PlayerError, match="cannot start"):
         ComputerTurns({0: parse_player("uci:/nonexistent/engine")}, start_position(find_variant("chess")))
+
+
+def test_consulting_the_computer_about_an_agreement() -> None:
+    """An offer to end by agreement: on the human's turn the computer's engine is asked for its
+    search of the position (the score of its ``info`` lines); on its own turn the search of its
+    move is the answer (its engine is not asked twice). A side no engine plays is an error."""
+    pos = start_position(find_variant("chess"))
+    turns = ComputerTurns({0: HUMAN, 1: parse_player("computer:3")}, pos, go="go depth 1")
+    try:
+        turns.update(pos)
+        request = turns.consult(pos, 1)
+        assert request.done.wait(WAIT) and request.move is not None
+        assert any(" score " in line for line in request.info)
+        assert turns.state == TurnState.IDLE  # the human's turn goes on: nothing shown
+        pos.push_text("e2e4")
+        turns.update(pos)
+        mine = turns.request
+        assert mine is not None and turns.consult(pos, 1) is mine
+        wait_for_move(turns)
+        with pytest.raises(PlayerError):
+            turns.consult(pos, 0)
+    finally:
+        turns.close()

@@ -35,6 +35,7 @@ from ..messages import side_name
 from ..players import Player, PlayerError, PlayerKind, players_for
 from ..uci_player import Request
 from .bus import Wake
+from .offers import Offers
 
 if TYPE_CHECKING:
     from .service import Service
@@ -76,6 +77,8 @@ class Opponents:
         self._woken: Request | None = None
         #: The hall's boards, for the menu (listening while it is open; None: not listening).
         self.directory: HallDirectory | None = None
+        #: An offer to end by agreement put to the computer sides (controller/service/offers.py).
+        self.offers = Offers(service, self)
 
     @property
     def active(self) -> bool:
@@ -203,6 +206,7 @@ class Opponents:
             self._announced = (guide.plies, guide.text)
             service.outputs.say(guide.line)
         self._follow_hint()
+        self.offers.follow()
 
     def _computer(self, side: int, plies: int) -> Guide:
         turns = self.turns
@@ -288,9 +292,8 @@ class Opponents:
     # -- what the outputs show ------------------------------------------------------------------------
     def line(self) -> str:
         """The line the status shows ("" when there is nothing to say)."""
-        if self.guide is not None:
-            return self.guide.line
-        return self.hint_line
+        turn = self.guide.line if self.guide is not None else self.hint_line
+        return ". ".join(x for x in (self.offers.line, turn) if x)
 
     def cells(self) -> tuple[int, ...]:
         """The cells to mark on the screen and light on the board."""
