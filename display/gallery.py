@@ -1,6 +1,6 @@
 """Sample views of every kind of board, for the documentation images and the render benchmark.
 
-    PYTHONPATH=. .venv/bin/python -m display.gallery docs/images
+    .venv/bin/python -m display.gallery docs/images
 
 writes one PNG per sample (``docs/display.md`` shows them). Boards without a variant file are
 built straight from engine geometries, which is all a view needs.
