@@ -45,11 +45,13 @@ def test_a_victim_comes_off_before_the_piece_lands_on_its_cell() -> None:
         f"{LIFT} d4 R", f"{LIFT} d5 b", f"{PLACE} d5 R", f"{LIFT} c8 q", f"{PLACE} d7 q"]
 
 
-def test_lifts_come_before_placements_of_pieces_lifted_earlier() -> None:
+def test_a_piece_goes_down_after_its_lift_and_a_held_piece_first() -> None:
+    """The king lifted a scan before goes down first; the rook lifted and put down in this
+    report goes down after its lift; a lift with no placement comes after."""
     before = board(h1="R", a2="P")
     after = board(f1="R", g1="K")
     assert named(hand_order(before, after, None)) == [
-        f"{LIFT} h1 R", f"{PLACE} f1 R", f"{LIFT} a2 P", f"{PLACE} g1 K"]
+        f"{PLACE} g1 K", f"{LIFT} h1 R", f"{PLACE} f1 R", f"{LIFT} a2 P"]
 
 
 SCRIPT = """
@@ -102,3 +104,12 @@ def _drained(link: MillenniumDriver, into: list[SensorEvent]) -> bool:
         if isinstance(item, SensorEvent):
             into.append(item)
     return True
+
+
+def test_a_piece_held_from_before_goes_down_before_the_other_hands_whole_move() -> None:
+    """Black retakes on d8 with the rook lifted a scan before, while White's queen goes d1-b1
+    and Black's hand reaches e5, all in one scan: the retaking first."""
+    before = board(d1="Q", e5="n")
+    after = board(d8="r", b1="Q")
+    assert named(hand_order(before, after, CHESS.geometry.index("d8"))) == [
+        f"{PLACE} d8 r", f"{LIFT} d1 Q", f"{PLACE} b1 Q", f"{LIFT} e5 n"]

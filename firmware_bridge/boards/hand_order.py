@@ -12,8 +12,11 @@ So the order is one hands can make, with the hand that was at work last finishin
 1. the piece put down last before this report, when it is lifted in it (it goes on: a slide's
    next cell), then the piece put down again with the same letter; a cell it lands on that
    held a piece is emptied just before (a victim taken off);
-2. every other piece lifted and put down again in this report, the same way (lift, then place);
-3. the remaining lifts, then the remaining placements (a piece goes down after it was lifted),
+2. the pieces put down that were lifted before this report (no lift in it has their letter):
+   the hand that held one finishes before the other hand makes a whole move (seen: Black's
+   rook retaking on d8 while White's queen went d1-b1 in the same scan);
+3. every other piece lifted and put down again in this report, the same way (lift, then place);
+4. the remaining lifts, then the remaining placements (a piece goes down after it was lifted),
    each in square order.
 
 Nothing is added or dropped: only the order of the report's own changes.
@@ -60,6 +63,14 @@ def hand_order(before: Sequence[str | None], after: Sequence[str | None], last_p
 
     if last_placed is not None and last_placed in lifts:
         moved(last_placed)
+    for cell in places:
+        piece = after[cell]
+        if cell not in placed and not any(before[c] == piece for c in lifts if c not in lifted):
+            if before[cell] is not None:
+                lift(cell)  # (a victim there: off before the piece goes on)
+            placed.add(cell)
+            assert piece is not None
+            out.append((cell, PLACE, piece))
     for cell in lifts:
         if cell not in lifted and any(after[c] == before[cell] and c not in placed for c in places):
             moved(cell)
