@@ -10,8 +10,8 @@ per-board code.
 
 The model is kept as the link's is: events delivered in order, applied to the CONNECTED status's
 board, always give the model; whenever the board's own full report (a dump, a status) differs
-from the model, the differences are delivered (lifts first, then places) and the model adopts the
-board's word. Cells are in Chessery's 8x8 numbering (a1 = 0, b1 = 1, ... h8 = 63, plus
+from the model, the differences are delivered (in an order hands can make: ``hand_order``) and
+the model adopts the board's word. Cells are in Chessery's 8x8 numbering (a1 = 0, b1 = 1, ... h8 = 63, plus
 ``cell_offset``); both makers number the wire from a8, and a board turned round is recognised
 from the start position (see :meth:`BoardDriver._orient`).
 
@@ -35,6 +35,7 @@ import serial
 from ..board_link import LIGHT_PATTERNS, BoardKind, LightPattern, LinkError
 from ..events import LIFT, PLACE, LinkState, LinkStatus, SensorEvent
 from ..port_link import PortLink
+from .hand_order import hand_order
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +91,8 @@ class BoardDriver(PortLink):
         self._leds: dict[int, str] = {}  # cell (this board) -> pattern
         #: Host time of the board's latest report of any square change (for latency numbers).
         self.last_report = 0.0
+        #: The cell (this board) where a piece was last put down, as delivered (``hand_order``).
+        self._last_placed: int | None = None
 
     # start, close, state, wait_connected: PortLink's.
 
@@ -262,19 +265,19 @@ class BoardDriver(PortLink):
     def _reconcile(self, cells: list[str | None], now: float, *, synthetic: bool) -> bool:
         model = self._model
         assert model is not None
-        lifts = [c for c in range(SQUARES) if model[c] is not None and model[c] != cells[c]]
-        places = [c for c in range(SQUARES) if cells[c] is not None and model[c] != cells[c]]
-        for cell in lifts:
-            self._deliver(cell, LIFT, model[cell], now, synthetic=synthetic)
-        for cell in places:
-            self._deliver(cell, PLACE, cells[cell], now, synthetic=synthetic)
+        # One report's changes carry no order: deliver them in one hands can make (hand_order).
+        changes = hand_order(model, cells, self._last_placed)
+        for cell, action, piece in changes:
+            self._deliver(cell, action, piece, now, synthetic=synthetic)
         model[:] = cells
-        if synthetic and (lifts or places):
+        if synthetic and changes:
             self.counts["corrections"] += 1
-        return bool(lifts or places)
+        return bool(changes)
 
     def _deliver(self, cell: int, action: str, piece: str | None, now: float, *, synthetic: bool) -> None:
         self.counts["synthetic" if synthetic else "events"] += 1
+        if action == PLACE:
+            self._last_placed = cell
         self.events.put(SensorEvent(cell=cell + self.cell_offset, action=action, piece=piece, board_ms=None,
                                     host_time=now, synthetic=synthetic, seq=None))
 
