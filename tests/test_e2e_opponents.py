@@ -114,17 +114,24 @@ def play_game(rig: Rig, variant: engine.Variant, humans: set[int], plies: int, s
     return pos
 
 
-def test_chess_a_whole_game_human_against_the_computer_on_the_board(rig, mock_pins) -> None:
-    r, clock = clocked(rig, mock_pins, players=(("black", "computer"),), engine_go="go depth 2")
-    pos = play_game(r, engine.find_variant("chess"), {0}, plies=400, seed=3, clock=clock)
+def played_to_its_end(rig: Rig, pos: Position) -> None:
+    """The game ``pos`` ended, the service accepted each of its moves and stored them with the
+    game's result."""
     outcome = pos.outcome()
     assert outcome is not None  # the game was played to its end
     texts = tuple(pos.move_text(m) for m in pos.move_stack)
-    assert tuple(text for _game, text in r.accepted) == texts
-    r.wait(lambda: r.service.session.phase == "over")
-    moves, result, _termination = r.games()[-1]
+    assert tuple(text for _game, text in rig.accepted) == texts
+    rig.wait(lambda: rig.service.session.phase == "over")
+    moves, result, _termination = rig.games()[-1]
     assert moves == texts
-    assert result == outcome.result(2, ("white", "black"))
+    sides = pos.variant.sides
+    assert result == outcome.result(len(sides), sides)
+
+
+def test_chess_a_whole_game_human_against_the_computer_on_the_board(rig, mock_pins) -> None:
+    r, clock = clocked(rig, mock_pins, players=(("black", "computer"),), engine_go="go depth 2")
+    pos = play_game(r, engine.find_variant("chess"), {0}, plies=400, seed=3, clock=clock)
+    played_to_its_end(r, pos)
 
 
 def test_only_the_computers_move_is_accepted_and_a_different_one_is_guided_back(rig) -> None:
@@ -167,14 +174,7 @@ def test_triscacia_a_whole_game_one_human_against_two_computers(rig, mock_pins) 
     # computers: with this seed Red mates Blue soon after the thirty placements. (Random moves
     # against two-ply computers ran 274 plies to a fifty-move draw: three minutes.)
     pos = play_game(r, variant, {0}, plies=400, seed=7, clock=clock, human=losing_move)
-    outcome = pos.outcome()
-    assert outcome is not None  # the game was played to its end
-    texts = tuple(pos.move_text(m) for m in pos.move_stack)
-    assert tuple(text for _game, text in r.accepted) == texts
-    r.wait(lambda: r.service.session.phase == "over")
-    moves, result, _termination = r.games()[-1]
-    assert moves == texts
-    assert result == outcome.result(3, variant.sides)
+    played_to_its_end(r, pos)
 
 
 BROKEN_ENGINE = """import sys
