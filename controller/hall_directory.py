@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from .hall_publish import make_client
-from .hall_wire import PREFIX, WireError, check_online, check_state, parse_broker, split_topic
+from .hall_client import HallSubscriber
+from .hall_wire import PREFIX, WireError, check_online, check_state, split_topic
 
 if TYPE_CHECKING:
     from .config import Config
@@ -23,32 +23,17 @@ if TYPE_CHECKING:
 log = logging.getLogger("chessery.hall")
 
 
-class HallDirectory:
+class HallDirectory(HallSubscriber):
     """Boards known to be online in the hall, with the variant each plays; ``own`` (this
     board's name) is never offered."""
 
     def __init__(self, config: Config, own: str) -> None:
+        super().__init__(config, f"chessery-directory-{own}", [(PREFIX + "+/online", 0), (PREFIX + "+/state", 0)])
         self.own = own
-        self.broker = parse_broker(config.hall)
         #: Notified when a board's word arrived.
         self.changed = threading.Condition()
         self._variants: dict[str, str] = {}
         self._online: dict[str, bool] = {}
-        #: Set once the broker acknowledged the subscription (the retained messages follow it).
-        self.subscribed = threading.Event()
-        self.client = make_client(f"chessery-directory-{own}", config, self.broker)
-        self.client.on_connect = self._on_connect
-        self.client.on_message = self._on_message
-        self.client.on_subscribe = lambda *_args: self.subscribed.set()
-
-    def start(self) -> HallDirectory:
-        self.client.connect_async(self.broker.host, self.broker.port, 15)
-        self.client.loop_start()
-        return self
-
-    def stop(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
 
     def boards(self, variant: str) -> list[str]:
         """Names of the boards online that play ``variant``, sorted."""
@@ -56,16 +41,12 @@ class HallDirectory:
             return sorted(name for name, v in self._variants.items()
                           if v == variant and name != self.own and self._online.get(name, False))
 
-    def _on_connect(self, client: Any, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
-        if reason.is_failure:
-            log.error("hall: the broker at %s refused the board list: %s", self.broker.url, reason)
-            return
-        client.subscribe([(PREFIX + "+/online", 0), (PREFIX + "+/state", 0)])
+    def on_refused(self, reason: str) -> None:
+        log.error("hall: the broker at %s refused the board list: %s", self.broker.url, reason)
 
-    def _on_message(self, _client: Any, _u: Any, msg: Any) -> None:
+    def on_message(self, topic_name: str, payload: bytes) -> None:
         try:
-            name, kind = split_topic(msg.topic)
-            payload = bytes(msg.payload)
+            name, kind = split_topic(topic_name)
             if kind == "online":
                 online = check_online(payload)
                 with self.changed:
@@ -77,4 +58,4 @@ class HallDirectory:
                     self._variants[name] = variant
                     self.changed.notify_all()
         except WireError as exc:
-            log.warning("hall: dropped a message on %.80r: %s", msg.topic, str(exc)[:160])
+            log.warning("hall: dropped a message on %.80r: %s", topic_name, str(exc)[:160])

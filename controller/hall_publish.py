@@ -27,9 +27,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .core_types import StatusKind
+from .hall_client import KEEPALIVE_S, make_client
 from .hall_outbox import Outbox
 from .hall_state import StateBuilder, events_of
-from .hall_wire import Broker, dumps, parse_broker, topic
+from .hall_wire import dumps, parse_broker, topic
 
 if TYPE_CHECKING:
     import paho.mqtt.client as mqtt
@@ -39,10 +40,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("chessery.hall")
 
-#: Seconds between reconnection attempts: from the first to the longest.
-RECONNECT_S = (1, 4)
-KEEPALIVE_S = 15
-
 
 def board_name(config: Config) -> str:
     """The configured name, else the host name cut to what a topic allows."""
@@ -50,20 +47,6 @@ def board_name(config: Config) -> str:
         return config.hall_board
     name = "".join(c if c.isalnum() or c in "-_" else "-" for c in socket.gethostname())[:32]
     return name or "board"
-
-
-def make_client(client_id: str, config: Config, broker: Broker) -> mqtt.Client:
-    """A paho client with the configured credentials and TLS (MQTT 3.1.1)."""
-    import paho.mqtt.client as mqtt
-
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311)
-    if config.hall_user:
-        client.username_pw_set(config.hall_user, config.hall_password or None)
-    if broker.tls or config.hall_tls_ca or config.hall_tls_cert:
-        client.tls_set(ca_certs=config.hall_tls_ca or None, certfile=config.hall_tls_cert or None,
-                       keyfile=config.hall_tls_key or None)
-    client.reconnect_delay_set(*RECONNECT_S)
-    return client
 
 
 class HallPublisher:

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 
-from .hall_publish import make_client
-from .hall_wire import WireError, check_event, check_state, parse_broker, split_topic, topic
+from .hall_client import HallSubscriber
+from .hall_wire import WireError, check_event, check_state, split_topic, topic
 
 if TYPE_CHECKING:
     from .config import Config
@@ -28,12 +28,14 @@ if TYPE_CHECKING:
 log = logging.getLogger("chessery.hall")
 
 
-class RemoteBoard:
+class RemoteBoard(HallSubscriber):
     """``on_move(game, ply, move_text)`` is called on paho's thread for each new final move of
     the opponent's game, in order (``ply`` from 1). ``moves`` is the opponent's game so far."""
 
     def __init__(self, config: Config, opponent: str, variant: engine.Variant,
                  on_move: Callable[[int, int, str], None] | None = None) -> None:
+        super().__init__(config, f"chessery-remote-{config.hall_board or 'board'}-{opponent}",
+                         [(topic(opponent, "event"), 1), (topic(opponent, "state"), 1)])
         self.opponent = opponent
         self.variant = variant
         self.on_move = on_move
@@ -42,38 +44,17 @@ class RemoteBoard:
         self.changed = threading.Condition()
         self._last: tuple[int, int] = (0, 0)  # the last event applied: (run, seq)
         self._pos: engine.Position | None = None  # the opponent's game, checked move by move
-        self.broker = parse_broker(config.hall)
-        self.client = make_client(f"chessery-remote-{config.hall_board or 'board'}-{opponent}", config, self.broker)
-        self.client.on_connect = self._on_connect
-        self.client.on_message = self._on_message
-        self.subscribed = threading.Event()
-        # Subscribed once the broker acknowledged (SUBACK), not when asked: a message published
-        # between the two would be lost to us.
-        self.client.on_subscribe = lambda *_args: self.subscribed.set()
-
-    def start(self) -> RemoteBoard:
-        self.client.connect_async(self.broker.host, self.broker.port, 15)
-        self.client.loop_start()
-        return self
-
-    def stop(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
 
     def wait_for(self, plies: int, timeout: float) -> bool:
         with self.changed:
             return self.changed.wait_for(lambda: len(self.moves) >= plies, timeout)
 
-    def _on_connect(self, client: Any, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
-        if reason.is_failure:
-            log.error("remote game: the broker at %s refused us: %s", self.broker.url, reason)
-            return
-        client.subscribe([(topic(self.opponent, "event"), 1), (topic(self.opponent, "state"), 1)])
+    def on_refused(self, reason: str) -> None:
+        log.error("remote game: the broker at %s refused us: %s", self.broker.url, reason)
 
-    def _on_message(self, _client: Any, _u: Any, msg: Any) -> None:
+    def on_message(self, topic_name: str, payload: bytes) -> None:
         try:
-            _board, kind = split_topic(msg.topic)
-            payload = bytes(msg.payload)
+            _board, kind = split_topic(topic_name)
             with self.changed:
                 if kind == "event":
                     self._event(check_event(payload))

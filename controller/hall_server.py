@@ -23,14 +23,14 @@ import re
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Self
 from urllib.parse import parse_qs, urlsplit
 
 from .config import Config
+from .hall_client import HallSubscriber
 from .hall_model import BoardView, HallModel
 from .hall_pages import arbiter_page, board_body, board_page, board_pgn, card, hall_page, round_pgn
-from .hall_publish import make_client
-from .hall_wire import NAME, PREFIX, parse_broker
+from .hall_wire import NAME, PREFIX
 
 log = logging.getLogger("chessery.hall")
 
@@ -39,7 +39,7 @@ KEEPALIVE_S = 15.0
 ROUND = re.compile(r"/round/([A-Za-z0-9_.-]{1,20})(\.pgn|/variants\.pgn)")
 
 
-class HallServer:
+class HallServer(HallSubscriber):
     def __init__(self, config: Config, listen: str | None = None) -> None:
         self.config = config
         self.model = HallModel(config.hall_alert_s)
@@ -48,15 +48,8 @@ class HallServer:
         self.httpd = ThreadingHTTPServer((host, int(port)), _Handler)
         self.httpd.daemon_threads = True
         self.httpd.hall = self  # type: ignore[attr-defined]
-        self.broker = parse_broker(config.hall)
-        self.subscribed = threading.Event()
-        self.refused = ""
-        self.client = make_client(f"chessery-hall-{self.port}", config, self.broker)
-        self.client.on_connect = self._on_connect
-        # Subscribed once the broker acknowledged (SUBACK), not when asked: a message published
-        # between the two would be lost to us.
-        self.client.on_subscribe = lambda *_args: self.subscribed.set()
-        self.client.on_message = self._on_message
+        super().__init__(config, f"chessery-hall-{self.port}", [(PREFIX + "+/+", 1)])
+        self._refusal = ""  # the broker's last reason, said once until it changes
         self._thread = threading.Thread(target=self.httpd.serve_forever, name="hall http", daemon=True)
         # Each board's card as last drawn, by the state it shows: every page watching gets the
         # same card for a change, drawn once (a hall with many spectators draws a move once).
@@ -83,9 +76,8 @@ class HallServer:
         host = self.httpd.server_address[0]
         return f"http://{host if isinstance(host, str) else host.decode()}:{self.port}"
 
-    def start(self) -> HallServer:
-        self.client.connect_async(self.broker.host, self.broker.port, 15)
-        self.client.loop_start()
+    def start(self) -> Self:
+        super().start()
         self._thread.start()
         log.info("hall: serving %s from the broker at %s", self.url, self.broker.url)
         return self
@@ -96,23 +88,19 @@ class HallServer:
             self.model.changed.notify_all()  # the event streams end
         self.httpd.shutdown()
         self.httpd.server_close()
-        self.client.disconnect()
-        self.client.loop_stop()
+        super().stop()
 
     # -- paho's thread -------------------------------------------------------------------------------
-    def _on_connect(self, client: Any, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
-        if reason.is_failure:
-            if str(reason) != self.refused:
-                self.refused = str(reason)
-                log.error("hall: the broker at %s refused the hall: %s", self.broker.url, reason)
-            return
-        client.subscribe(PREFIX + "+/+", qos=1)
+    def on_refused(self, reason: str) -> None:
+        if reason != self._refusal:
+            self._refusal = reason
+            log.error("hall: the broker at %s refused the hall: %s", self.broker.url, reason)
 
-    def _on_message(self, _client: Any, _u: Any, msg: Any) -> None:
+    def on_message(self, topic_name: str, payload: bytes) -> None:
         try:
-            self.model.feed(msg.topic, bytes(msg.payload))
+            self.model.feed(topic_name, payload)
         except Exception:  # a bug of ours on a message must not stop the hall's subscription
-            log.exception("hall: a message on %.80r could not be handled", msg.topic)
+            log.exception("hall: a message on %.80r could not be handled", topic_name)
 
 
 class _Handler(BaseHTTPRequestHandler):
