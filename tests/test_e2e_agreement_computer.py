@@ -15,7 +15,7 @@ import random
 import engine
 from controller.core_types import PromptKind
 from engine import start_position
-from tests.test_e2e_opponents import accepted, announced, clocked, hands, losing_move
+from tests.opponent_moves import accepted, announced, clocked, hands, losing_move
 
 MATH = engine.find_variant("mathematichess")
 AGREEMENT = MATH.rules.agreement

@@ -1,6 +1,6 @@
 """The computer's move and the hint on a real (headless) pygame screen: what to lift and where
 to put it in the status line with its cells marked, and the operator menu's Hint, driven by taps
-(tests/test_operator_menu.py's Screen); the simulated board on a real pty, our engine in its own
+(tests/menu_screen.py's Screen); the simulated board on a real pty, our engine in its own
 process."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from controller.store import GameStore
 from firmware_bridge.firmware import protocol as P
 from firmware_bridge.script import parse_script
 from firmware_bridge.simboard import SimBoard
-from tests.test_operator_menu import Screen
+from tests.menu_screen import Screen
 
 CHESS = engine.find_variant("chess")
 GO = "go depth 1"

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import engine
 from engine import start_position
+from tests.opponent_moves import accepted, announced, hands
 from tests.service_rig import Rig
-from tests.test_e2e_opponents import accepted, announced, hands
 
 CHESS = engine.find_variant("chess")
 GAME = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"]

@@ -1,6 +1,6 @@
 """A remote side chosen in the operator menu: the player screen lists the boards of the hall
 (learnt from the broker's retained messages) that play this variant, and any other is typed by
-name. Driven by taps on a real (headless) pygame screen (tests/test_operator_menu.py's Screen);
+name. Driven by taps on a real (headless) pygame screen (tests/menu_screen.py's Screen);
 two services on simulated boards (real ptys) and a Mosquitto the test starts: once Black is
 "Board B" on board A, the game is played between the two boards."""
 
@@ -13,9 +13,9 @@ from controller.hall_publish import HallPublisher
 from controller.menu import OperatorMenu
 from engine import start_position
 from tests.hall_rig import TIMEOUT, sample_state
+from tests.menu_screen import Screen
+from tests.opponent_moves import accepted, announced, hands
 from tests.service_rig import Rig
-from tests.test_e2e_opponents import accepted, announced, hands
-from tests.test_operator_menu import Screen
 
 
 def status_has(screen: Screen, text: str) -> bool:

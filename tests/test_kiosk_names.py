@@ -27,7 +27,7 @@ from display.render import render
 from display.view import view_from_position
 from firmware_bridge.script import parse_script
 from firmware_bridge.simboard import SimBoard
-from tests.test_operator_menu import Screen, type_name
+from tests.menu_screen import Screen, type_name
 
 CHESS = engine.find_variant("chess")
 

@@ -17,7 +17,7 @@ from controller.board_map import SensorMap
 from controller.config import Config, GpioConfig
 from controller.service import Service
 from controller.store import GameStore
-from tests.test_operator_menu import Screen
+from tests.menu_screen import Screen
 
 CHESS = engine.find_variant("chess")
 

@@ -20,7 +20,7 @@ from controller.store import GameStore
 from engine import Position, format_fen
 from engine.search import Limits, Searcher
 from engine.search.alphabeta import Info
-from tests.test_operator_menu import Screen
+from tests.menu_screen import Screen
 
 MATH = engine.find_variant("mathematichess")
 GO = "go depth 1"

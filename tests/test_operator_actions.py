@@ -24,7 +24,8 @@ from controller.service import Service
 from controller.store import GameStore
 from firmware_bridge.script import parse_script
 from firmware_bridge.simboard import SimBoard
-from tests.test_operator_menu import Screen, fake_usb
+from tests.menu_screen import Screen
+from tests.usb_stick import fake_usb
 
 CHESS = engine.find_variant("chess")
 KEY_LABELS = {" ": "Space"}

@@ -8,105 +8,22 @@ board, and without a board a new Mathematichess game starts from the menu."""
 from __future__ import annotations
 
 import io
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import chess.pgn
-import pygame
 import pytest
 
 import engine
 from controller.board_map import SensorMap
 from controller.config import Config, GpioConfig
-from controller.service import Service, Touch
+from controller.service import Service
 from controller.store import GameStore
-from display.render import Layout
-from display.view import View
-from display.window import Window
 from firmware_bridge.script import parse_script
 from firmware_bridge.simboard import SimBoard
+from tests.menu_screen import Screen, type_name
+from tests.usb_stick import fake_usb
 
 CHESS = engine.find_variant("chess")
-TIMEOUT = 20.0
-
-
-class Screen:
-    """A headless window run by the test thread (pygame's rule: one thread owns the display)."""
-
-    def __init__(self, service: Service, size: tuple[int, int]) -> None:
-        self.window = Window("headless", size, on_input=lambda ev: service.inputs.put(Touch(ev)))
-        service.window = self.window
-        self.window.open()
-
-    def pump(self, done: Callable[[], bool], what: str) -> None:
-        end = time.monotonic() + TIMEOUT
-        while time.monotonic() < end:
-            self.window.step(0.05)  # waits for SDL events (a new view wakes it)
-            if done():
-                return
-        raise AssertionError(f"waited {TIMEOUT} s for {what}; the screen shows "
-                             f"{[t for t, _r, _role in self.window.layout.texts][:40] if self.window.layout else None}")
-
-    def buttons(self) -> dict[str, pygame.Rect]:
-        layout = self.window.layout
-        assert layout is not None
-        return {t: r for t, r, role in layout.texts if role == "button"}
-
-    def tap(self, label: str, finger: bool = False) -> None:
-        self.pump(lambda: label in self.buttons(), f"a button {label!r}")
-        rect = self.buttons()[label]
-        layout = self.window.layout
-        assert layout is not None
-        # the whole button takes the touch, not only its text: tap near its corner
-        button = next(b for b in [*layout.choices, layout.menu_button]
-                      if b is not None and b.colliderect(rect))
-        x, y = button.left + 3, button.bottom - 3
-        if finger:
-            w, h = self.window.size
-            pygame.event.post(pygame.event.Event(pygame.FINGERDOWN, x=x / w, y=y / h, touch_id=1, finger_id=1,
-                                                 dx=0.0, dy=0.0, pressure=1.0))
-        else:
-            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x, y), button=1))
-            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(x, y), button=1))
-        before = self.window.view
-        self.pump(lambda: self.window.view is not before, f"the screen after tapping {label!r}")
-
-    def view(self) -> View:
-        view = self.window.view
-        assert view is not None
-        return view
-
-    def layout(self) -> Layout:
-        layout = self.window.layout
-        assert layout is not None
-        return layout
-
-    def title(self) -> str:
-        view = self.view()
-        return view.menu.title if view.menu is not None else ""
-
-    def close(self) -> None:
-        self.window.close()
-
-
-def fake_usb(tmp_path: Path) -> tuple[Path, Path]:
-    root = tmp_path / "root"
-    (root / "proc").mkdir(parents=True)
-    (root / "proc" / "mounts").write_text("/dev/mmcblk0p2 / ext4 rw 0 0\n/dev/sda1 /media/usb vfat rw 0 0\n",
-                                          encoding="utf-8")
-    for disk, flag in (("mmcblk0", "0"), ("sda", "1")):
-        (root / "sys" / "block" / disk).mkdir(parents=True)
-        (root / "sys" / "block" / disk / "removable").write_text(flag, encoding="ascii")
-    stick = root / "media" / "usb"
-    stick.mkdir(parents=True)
-    return root, stick
-
-
-def type_name(screen: Screen, name: str) -> None:
-    for ch in name.upper():
-        screen.tap("Space" if ch == " " else ch)
-    screen.tap("OK")
 
 
 @pytest.mark.parametrize("size", [(800, 480), (480, 320)])

@@ -1,0 +1,81 @@
+"""The operator menu's screen for the tests: a real (headless) pygame window that the test
+thread runs and taps, as a player's finger would, on the buttons the screen shows."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pygame
+
+from controller.service import Service, Touch
+from display.render import Layout
+from display.view import View
+from display.window import Window
+
+TIMEOUT = 20.0
+
+
+class Screen:
+    """A headless window run by the test thread (pygame's rule: one thread owns the display)."""
+
+    def __init__(self, service: Service, size: tuple[int, int]) -> None:
+        self.window = Window("headless", size, on_input=lambda ev: service.inputs.put(Touch(ev)))
+        service.window = self.window
+        self.window.open()
+
+    def pump(self, done: Callable[[], bool], what: str) -> None:
+        end = time.monotonic() + TIMEOUT
+        while time.monotonic() < end:
+            self.window.step(0.05)  # waits for SDL events (a new view wakes it)
+            if done():
+                return
+        raise AssertionError(f"waited {TIMEOUT} s for {what}; the screen shows "
+                             f"{[t for t, _r, _role in self.window.layout.texts][:40] if self.window.layout else None}")
+
+    def buttons(self) -> dict[str, pygame.Rect]:
+        layout = self.window.layout
+        assert layout is not None
+        return {t: r for t, r, role in layout.texts if role == "button"}
+
+    def tap(self, label: str, finger: bool = False) -> None:
+        self.pump(lambda: label in self.buttons(), f"a button {label!r}")
+        rect = self.buttons()[label]
+        layout = self.window.layout
+        assert layout is not None
+        # the whole button takes the touch, not only its text: tap near its corner
+        button = next(b for b in [*layout.choices, layout.menu_button]
+                      if b is not None and b.colliderect(rect))
+        x, y = button.left + 3, button.bottom - 3
+        if finger:
+            w, h = self.window.size
+            pygame.event.post(pygame.event.Event(pygame.FINGERDOWN, x=x / w, y=y / h, touch_id=1, finger_id=1,
+                                                 dx=0.0, dy=0.0, pressure=1.0))
+        else:
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x, y), button=1))
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(x, y), button=1))
+        before = self.window.view
+        self.pump(lambda: self.window.view is not before, f"the screen after tapping {label!r}")
+
+    def view(self) -> View:
+        view = self.window.view
+        assert view is not None
+        return view
+
+    def layout(self) -> Layout:
+        layout = self.window.layout
+        assert layout is not None
+        return layout
+
+    def title(self) -> str:
+        view = self.view()
+        return view.menu.title if view.menu is not None else ""
+
+    def close(self) -> None:
+        self.window.close()
+
+
+def type_name(screen: Screen, name: str) -> None:
+    for ch in name.upper():
+        screen.tap("Space" if ch == " " else ch)
+    screen.tap("OK")
