@@ -17,12 +17,15 @@ from firmware_bridge.simboard import SimBoard
 from tests.child import REPO, chessery_args, chessery_env
 from tests.pty_games import PlayedGame, play_game, replay_stream
 
-#: Hands that capture both ways, slide, bounce and reply fast.
 #: How long a demo without a port may take to play itself to the end (the longest, Mathematichess's
 #: 164 placements, takes about 90 s on an idle machine).
 DEMO_TIMEOUT = 300
 
+#: Hands that capture both ways, slide, bounce and reply fast.
 HANDS = Style(capture="alternate", slide=True, bounce=True, think_ms=60, hand_ms=30)
+#: The hands on two makers' boards (DGT, Millennium) playing the Alice demo
+#: (tests/test_e2e_alice.py): a piece just put down is taken no sooner than one DGT scan after.
+MAKER_HANDS = Style(capture="alternate", identity=True, think_ms=150, reaction_ms=250, hand_ms=80)
 
 
 def script_lines(name: str, style: Style = HANDS) -> list[str]:

@@ -7,11 +7,9 @@ timeout; nothing sleeps.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import os
 import queue
-import select
 import socket
 import threading
 import time
@@ -21,17 +19,16 @@ import pytest
 
 import engine
 from firmware_bridge import Link, LinkError, LinkState, LinkStatus, SensorEvent, SimBoard, parse_script, without_flicker
-from firmware_bridge.codec import encode
 from firmware_bridge.firmware import protocol as P
 from firmware_bridge.firmware.app import FirmwareApp
 from firmware_bridge.firmware.matrix import VirtualPins
 from firmware_bridge.framer import Framer
-from firmware_bridge.messages import Event, Heartbeat, Hello, RequestSnapshot, Snapshot
+from firmware_bridge.messages import Event, Heartbeat, Hello, RequestSnapshot
 from firmware_bridge.script import Lift, Place
-from firmware_bridge.virtual_port import PtyPort
+from tests.counting_handler import CountingHandler
+from tests.hand_board import WAIT, HandBoard
 
 CHESS = engine.find_variant("chess")
-WAIT = 8.0  # seconds: generous upper bounds; a passing run takes a fraction of that
 
 GAME = """\
 # an open game: 1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6
@@ -512,20 +509,6 @@ def test_socket_url_reaches_a_board_behind_a_tcp_bridge():
         board.close()
 
 
-class CountingHandler(logging.Handler):
-    def __init__(self, needle: str, count: int) -> None:
-        super().__init__(logging.DEBUG)
-        self.needle = needle
-        self.count = count
-        self.records: list[logging.LogRecord] = []
-        self.reached = threading.Event()
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-        if sum(self.needle in r.getMessage() for r in self.records) >= self.count:
-            self.reached.set()
-
-
 def test_absent_device_is_retried_quietly_until_it_appears(tmp_path):
     path = str(tmp_path / "chessery-board")
     handler = CountingHandler("cannot open", 4)
@@ -559,42 +542,6 @@ def test_bad_url_closes_the_link_with_a_reason():
 
 
 # -- a hand-driven board: exact control of lost frames ------------------------------------------------------
-
-
-class HandBoard:
-    """The test plays the board by writing frames into a pty by hand."""
-
-    def __init__(self) -> None:
-        self.port = PtyPort()
-        self.port.plug()
-        self.framer = Framer(P.HOST_TYPES)
-        self.seq = 0
-        self.states = bytearray(64)
-        for cell in (12, 52, 6):
-            self.states[cell] = 1
-
-    def send(self, message, skip: int = 0) -> None:
-        self.seq += skip
-        self.port.write(encode(dataclasses.replace(message, seq=self.seq)))
-        self.seq += 1
-
-    def expect(self, kind, timeout: float = WAIT):
-        deadline = time.monotonic() + timeout
-        pending: list = []
-        while True:
-            for message in pending:
-                if isinstance(message, kind):
-                    return message
-            remaining = deadline - time.monotonic()
-            assert remaining > 0, f"no {kind.__name__} from the host"
-            master = self.port._master
-            assert master is not None, "the hand board's pty was unplugged"
-            ready, _, _ = select.select([master], [], [], remaining)
-            if ready:
-                pending = self.framer.feed(self.port.read())
-
-    def snapshot(self) -> Snapshot:
-        return Snapshot(0, False, bytes(self.states))
 
 
 def test_a_lost_event_is_reported_where_it_happened_before_the_events_after_it():

@@ -17,7 +17,8 @@ from firmware_bridge.firmware import protocol as P
 from firmware_bridge.framer import Framer
 from firmware_bridge.messages import Event, Heartbeat, Hello, Ping, RequestSnapshot, SetParams
 from firmware_bridge.virtual_port import PtyPort
-from tests.test_bridge_link import WAIT, CountingHandler, HandBoard
+from tests.counting_handler import CountingHandler
+from tests.hand_board import WAIT, HandBoard
 
 HELLO_64 = Hello(1, 64, 0, (1, 0, 0), 0xAAAA, 250, 5, 20)
 

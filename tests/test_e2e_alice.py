@@ -24,14 +24,12 @@ from display.view import view_from_position
 from firmware_bridge.board_set import BoardSet
 from firmware_bridge.boards.emulators import EMULATORS
 from tests.child import Child, chessery_env
-from tests.demo_game_runs import play_demo_through_pty, run_demo_without_a_port
+from tests.demo_game_runs import MAKER_HANDS, play_demo_through_pty, run_demo_without_a_port
 from tests.pty_games import REPO, TIMEOUT, Run, read_game, replay_stream
 from tests.test_boards_e2e import play_through_service
 
 ALICE = engine.find_variant("alice")
 MOVES = list(DEMO_GAMES["alice"])
-#: The hands on two maker boards (see test_the_demo_game_on_two_maker_boards).
-MAKER_HANDS = Style(capture="alternate", identity=True, think_ms=150, reaction_ms=250, hand_ms=80)
 
 
 def final_position() -> engine.Position:

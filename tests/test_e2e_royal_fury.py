@@ -17,7 +17,7 @@ from controller.demo_games import DEMO_GAMES
 from controller.event_scripts import Style
 from controller.service import demo_script
 from tests.demo_game_runs import play_demo_through_pty, run_demo_without_a_port, script_lines
-from tests.test_e2e_triscacia_10x10 import frame_shows
+from tests.frame_colours import frame_shows
 
 RF = engine.find_variant("royal-fury")
 LAYOUT = ("--layout", "square-10x10")

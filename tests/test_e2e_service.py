@@ -250,7 +250,7 @@ def test_alice_on_two_boards_on_two_ports(tmp_path: Path) -> None:
     from controller.config import Config, GpioConfig
     from controller.service import Service
     from hardware.layout import load_layout
-    from tests.test_variants import ALICE
+    from tests.unshipped_variants import ALICE
 
     alice = ALICE
     board_a = SimBoard(CHESS).start()              # the first board starts with the pieces

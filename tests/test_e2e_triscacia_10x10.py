@@ -12,8 +12,8 @@ import pygame
 import pytest
 
 import engine
-from display import theme
 from tests.demo_game_runs import play_demo_through_pty, played_demo, run_demo_without_a_port
+from tests.frame_colours import frame_shows
 
 #: What the store records and what the service says at the end.
 RESULTS = {"triscacia": ("blue", "checkmate", "blue"), "triscacia-10x10": ("blue", "checkmate", "blue"),
@@ -29,19 +29,6 @@ def test_demo_games_are_legal_and_played_by_chessery_run(name: str) -> None:
     if name.startswith("triscacia"):
         assert sum(m.tag == "drop" for m in pos.move_stack) == 30
         assert sum(m.tag == "convert" for m in pos.move_stack) == {"triscacia": 3, "triscacia-10x10": 2}[name]
-
-
-def frame_shows(image: pygame.Surface, name: str) -> bool:
-    """The board (the frame's left square) holds each side's piece colour (within a small
-    tolerance: piece pictures are shaded)."""
-    _w, h = image.get_size()
-    colours = {tuple(image.get_at((x, y))[:3]) for x in range(0, h, 2) for y in range(0, h, 2)}
-    sides = tuple(engine.find_variant(name).sides)
-
-    def near(fill: tuple[int, int, int]) -> bool:
-        return any(sum(abs(a - b) for a, b in zip(c, fill, strict=True)) <= 24 for c in colours)
-
-    return all(near(theme.side_colours(sides, s)[0]) for s in range(len(sides)))
 
 
 @pytest.mark.parametrize("name", sorted(RESULTS))

@@ -7,7 +7,7 @@ import pytest
 
 from engine import parse_fen
 from engine.variant import variant_from_toml
-from tests.test_variants import ALICE
+from tests.unshipped_variants import ALICE
 
 
 def moves_from(pos, cell_name: str) -> set[str]:

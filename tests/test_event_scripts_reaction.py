@@ -16,7 +16,7 @@ import pytest
 import engine
 from controller.demo_games import DEMO_GAMES
 from controller.event_scripts import Style, hand_steps, script_for_moves
-from tests.test_e2e_alice import MAKER_HANDS
+from tests.demo_game_runs import MAKER_HANDS
 
 CHESS = engine.find_variant("chess")
 ALICE = engine.find_variant("alice")

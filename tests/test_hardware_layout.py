@@ -11,7 +11,7 @@ import engine
 from controller.board_map import SensorMap, rotated_cells
 from engine.variant import variant_from_toml
 from hardware.layout import LayoutError, layout_names, load_layout, parse_layout
-from tests.test_variants import ALICE
+from tests.unshipped_variants import ALICE
 
 CHESS = engine.find_variant("chess")
 RING = variant_from_toml("ring-layout-test", """

@@ -14,7 +14,7 @@ import pytest
 from controller.inference import Event
 from controller.screen import view_of
 from tests.pty_games import replay_stream
-from tests.test_session_session import Clock, cell, move, started
+from tests.session_moves import Clock, cell, move, started
 
 REPO = Path(__file__).resolve().parent.parent
 

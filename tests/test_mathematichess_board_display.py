@@ -20,6 +20,7 @@ from display.render import Layout, cell_colour, render
 from display.view import View, view_from_position
 from engine.components.placement import Placement
 from engine.components.territory import TerritoryRules
+from tests.session_moves import Clock
 
 MATH = engine.find_variant("mathematichess")
 RULES = MATH.rules.get(TerritoryRules)
@@ -34,15 +35,6 @@ def fen_after(plies: int) -> str:
     for text in GAME[:plies]:
         pos.push_text(text)
     return pos.fen()
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 0
-
-    def __call__(self, step: int = 10) -> int:
-        self.t += step
-        return self.t
 
 
 def started(tmp_path: Path, clock: Clock, fen: str | None = None, identity: bool = False) -> Session:

@@ -14,7 +14,7 @@ from engine.components.territory import TerritoryRules
 from engine.errors import AgreementError, VariantError
 from engine.moves import DROP, REMOVE
 from engine.variant import variant_from_toml
-from tests.test_mathematichess_positions import VARIANT, changes_named, crowded, example, moves_from
+from tests.mathematichess_positions import VARIANT, changes_named, crowded, example, moves_from
 
 V = VARIANT
 RULES = V.rules.get(TerritoryRules)

@@ -10,7 +10,7 @@ from engine import parse_fen, start_position
 from engine.components.placement import Placement
 from engine.components.territory import TerritoryRules
 from engine.territory_scoring import Territory, totals
-from tests.test_mathematichess_positions import EXAMPLE, VARIANT, crowded, example
+from tests.mathematichess_positions import EXAMPLE, VARIANT, crowded, example
 
 V = VARIANT
 RULES = V.rules.get(TerritoryRules)

@@ -30,7 +30,7 @@ from display.render import Layout, render
 from display.view import View, view_from_position
 from firmware_bridge.script import parse_script
 from tests.hand_model import Hands, game_script_with_plies
-from tests.test_session_session import Clock
+from tests.session_moves import Clock
 
 RF = engine.find_variant("royal-fury")
 G = RF.geometry

@@ -23,8 +23,8 @@ from controller.status import read_status, service_state
 from controller.store import GameStore
 from firmware_bridge.simboard import SimBoard
 from tests.child import chessery_args, chessery_env, ended, read_line
+from tests.counting_handler import CountingHandler
 from tests.pty_games import replay_stream
-from tests.test_bridge_link import CountingHandler
 
 REPO = Path(__file__).resolve().parent.parent
 CHESS = engine.find_variant("chess")
