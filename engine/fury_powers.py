@@ -28,10 +28,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import Enum
 
 #: Written after a swap (``c3f6~``): the Fury may also take on the cell she swaps with.
 SWAP_TEXT = "~"
 KNIGHT = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+
+
+class Charge(Enum):
+    """When a man's charge takes the enemies next to the cell it arrived on."""
+
+    NONE = "none"
+    #: after a travel move (Capricorn, Mimotaur)
+    QUIET = "quiet"
+    #: after every arrival but a swap: travel, take, each leap's landing (Fury)
+    EVERY = "every"
 
 
 @dataclass(frozen=True)
@@ -40,8 +51,7 @@ class Powers:
 
     travel: tuple[str, ...]
     takes: tuple[str, ...]
-    #: "" none, "quiet" after a travel move, "every" after every arrival but a swap
-    charge: str = ""
+    charge: Charge = Charge.NONE
     #: takes only enemies that hold the same power, and with it
     mimic: bool = False
 
@@ -53,11 +63,11 @@ POWERS: dict[str, Powers] = {
     "gorgon": Powers(("queen",), ("occupy",)),
     "ximaera": Powers(("queen",), ("swap",)),
     "dragon": Powers(("queen",), ("leap",)),
-    "capricorn": Powers(("queen",), ("charge",), charge="quiet"),
+    "capricorn": Powers(("queen",), ("charge",), charge=Charge.QUIET),
     "harpy": Powers(("queen",), ("harpy",)),
     "mimotaur": Powers(("queen",), ("advance", "knight", "occupy", "harpy", "swap", "leap", "charge"),
-                       charge="quiet", mimic=True),
-    "fury": Powers(("queen", "knight"), ("occupy", "leap", "harpy", "knight", "swap", "charge"), charge="every"),
+                       charge=Charge.QUIET, mimic=True),
+    "fury": Powers(("queen", "knight"), ("occupy", "leap", "harpy", "knight", "swap", "charge"), charge=Charge.EVERY),
 }
 
 

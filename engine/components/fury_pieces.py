@@ -19,7 +19,7 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
-from ..fury_powers import KNIGHT, POWERS, SWAP_TEXT, Powers, leap_chains, line_men
+from ..fury_powers import KNIGHT, POWERS, SWAP_TEXT, Charge, Powers, leap_chains, line_men
 from ..moves import Move, build_move
 from . import Component, Mover, register
 from .petrification import QUEEN_LINES, Petrification
@@ -105,7 +105,7 @@ class FuryPieces(Component):
         out: dict[str, Mover] = {}
         for hook, powers in POWERS.items():
             victims = self.victims[hook]
-            plain = not powers.charge and not powers.mimic and len(powers.takes) == 1
+            plain = powers.charge is Charge.NONE and not powers.mimic and len(powers.takes) == 1
             if plain and powers.travel == powers.takes == ("advance",):
                 out[hook] = self.advancer_moves
             elif plain and powers.travel == powers.takes == ("knight",):
@@ -214,10 +214,10 @@ class FuryPieces(Component):
         owner = v.owner
         side = owner[code]
         neighbours = self.neighbours
-        charge_every = powers.charge == "every"
+        charge_every = powers.charge is Charge.EVERY
         charge_tab = victims.get("charge")
         # Cells where a charge may take something (none for men that do not charge).
-        hot = self.near_enemies(pos, side) if powers.charge and charge_tab is not None else None
+        hot = self.near_enemies(pos, side) if powers.charge is not Charge.NONE and charge_tab is not None else None
 
         def charged(at: int) -> tuple[int, ...]:
             # Enemies next to ``at`` that a charge arriving there takes (the mover's own start
