@@ -65,6 +65,9 @@ class HallSubscriber(ABC):
         return self
 
     def stop(self) -> None:
+        """Disconnect and end paho's thread. No timeout of ours is needed: the thread ends
+        within paho's own bounds (a connection attempt under way gives up after 5 s, a wait
+        before the next one checks every second)."""
         self.client.disconnect()
         self.client.loop_stop()
 
