@@ -1,6 +1,7 @@
 """The computer's answer to an offer to end the game by agreement (variants whose rules provide
-``agreement``: Mathematichess). Pure: the service (``controller.service.offers``) asks the engine
-of the computer's side for its search on the position and hands its ``info`` lines here.
+``agreement``: Mathematichess), and to a draw offer in any variant (``judge_draw``). Pure: the
+service (``controller.service.offers``) asks the engine of the computer's side for its search on
+the position and hands its ``info`` lines here.
 
 Our reading of "the computer accepts when the agreement gives it at least as much as it expects
 by playing on" (the rules leave the second player's reasons to him):
@@ -36,6 +37,10 @@ from engine.search.evaluation import Evaluator
 
 #: Expected leads within this many evaluation units (Mathematichess: points) count as a draw.
 DRAW_MARGIN = 20
+#: A draw offer: the engine's score within half a pawn (its evaluation's unit is a pawn's 100)
+#: either way counts as a draw. Mobility, tempo and placement move a level position by tens of
+#: units, so a smaller margin would make the computer refuse a dead-level game.
+DRAW_OFFER_MARGIN = 50
 
 
 class Result(IntEnum):
@@ -97,15 +102,33 @@ def judge(position: Position, side: int, info: list[str]) -> Verdict:
     if position.side != side:
         value = -value  # the engine scores for the side to move
     if kind == "mate":
-        expected = Result.WIN if value > 0 else Result.LOSS
-        return _verdict(offered, expected, None)
+        return _verdict(offered, Result.WIN if value > 0 else Result.LOSS, None)
     lead = 0
     if rules.scoring is not None:
         totals = rules.scoring.score(position).totals
         lead = totals[side] - max(t for s, t in enumerate(totals) if s != side)
     lead += value - Evaluator(position.variant).relative(position, side)
-    expected = Result.WIN if lead > DRAW_MARGIN else Result.LOSS if lead < -DRAW_MARGIN else Result.DRAW
-    return _verdict(offered, expected, lead)
+    return _verdict(offered, _expected(lead, DRAW_MARGIN), lead)
+
+
+def judge_draw(position: Position, side: int, info: list[str]) -> Verdict:
+    """The computer playing ``side`` answers a draw offer (the operator menu's Offer draw, any
+    variant): it accepts unless it expects to win by playing on. What it expects is its
+    engine's score alone (material and position, not points): a lead within
+    ``DRAW_OFFER_MARGIN`` either way is a draw."""
+    score = last_score(info)
+    if score is None:
+        return Verdict(False, "its engine gave no evaluation", Result.DRAW, Result.WIN)
+    kind, value = score
+    if position.side != side:
+        value = -value
+    if kind == "mate":
+        return _verdict(Result.DRAW, Result.WIN if value > 0 else Result.LOSS, None)
+    return _verdict(Result.DRAW, _expected(value, DRAW_OFFER_MARGIN), value)
+
+
+def _expected(lead: int, margin: int) -> Result:
+    return Result.WIN if lead > margin else Result.LOSS if lead < -margin else Result.DRAW
 
 
 def _verdict(offered: Result, expected: Result, lead: int | None) -> Verdict:

@@ -2,8 +2,10 @@
 which side is an engine's, when to ask it, the move to show once it answers, and whether the move
 the board then shows is that one.
 
-The service calls ``update(position)`` with every final position (never a provisional reading: an
-engine answers only about a final move), ``poll()`` in its loop for the move to show, and
+The service calls ``update(position)`` with every final position (an engine answers only about a
+final move), ``foresee(position)`` with the game after a provisional reading (the engine may
+start thinking on it; ``update`` adopts that search if the reading becomes the final move, and
+its move is shown only then), ``poll()`` in its loop for the move to show, and
 ``check(move)`` when the next move is final on the board; ``hint(position)`` asks for the
 human's best move; ``consult(position, side)`` an engine's search for an offer to end the game by
 agreement. Engines run in their own processes
@@ -28,6 +30,15 @@ class TurnState(Enum):
     THINKING = "thinking"    # an engine has the position
     SHOWING = "showing"      # its move is known: the player carries it out on the board
     FAILED = "failed"        # the engine gave no legal move (its error is in ``error``)
+
+
+@dataclass(frozen=True)
+class _Early:
+    """A search started on the game after a provisional reading (``foresee``)."""
+
+    key: tuple[int, int]
+    position: Position
+    request: Request
 
 
 @dataclass(frozen=True)
@@ -59,13 +70,20 @@ class ComputerTurns:
         self._asked: tuple[int, int] | None = None  # (hash, plies) of the position asked about
         self._shown: ComputerMove | None = None
         self._position: Position | None = None
+        self._early: _Early | None = None
 
     def update(self, position: Position) -> None:
-        """A new final position: ask its side's engine when that side is a computer's."""
+        """A new final position: ask its side's engine when that side is a computer's (or take
+        the search ``foresee`` started on it)."""
         key = (position.hash, len(position.move_stack))
         if key == self._asked:
             return
         self._request, self._shown, self.error = None, None, ""
+        early, self._early = self._early, None
+        if early is not None and early.key == key:
+            self._asked, self._position, self._request = key, early.position, early.request
+            self.state = TurnState.THINKING
+            return
         engine = self.engines.get(position.side)
         if engine is None or position.outcome() is not None:
             self._asked = key
@@ -81,6 +99,23 @@ class ComputerTurns:
         self._position = position.copy()
         self._request = engine.ask(self._position, self.go)
         self.state = TurnState.THINKING
+
+    def foresee(self, position: Position) -> Request | None:
+        """``position``: the game after a provisional reading on the board. When it is a
+        computer's turn there and its engine is idle, the engine starts on it now: a hand that
+        hesitates keeps a reading provisional for seconds (``timing.hesitate_ms``), and the
+        computer's clock only runs once the move is final. Returns the search started (None:
+        none). A reading that does not become the move costs nothing but the engine's time:
+        ``update`` stops it and asks about the real move."""
+        key = (position.hash, len(position.move_stack))
+        if key == self._asked or (self._early is not None and self._early.key == key):
+            return None
+        engine = self.engines.get(position.side)
+        if engine is None or engine.busy or self.state is TurnState.THINKING or position.outcome() is not None:
+            return None
+        ahead = position.copy()
+        self._early = _Early(key, ahead, engine.ask(ahead, self.go))
+        return self._early.request
 
     def poll(self) -> ComputerMove | None:
         """The computer's move once its engine answered (then every time until the next update)."""
@@ -115,6 +150,11 @@ class ComputerTurns:
     def request(self) -> Request | None:
         """The engine's answer being waited for (None: nothing asked, or not yet)."""
         return self._request
+
+    @property
+    def foreseen(self) -> Request | None:
+        """The search started on a provisional reading (``foresee``), until the next final move."""
+        return self._early.request if self._early is not None else None
 
     def shown(self) -> ComputerMove | None:
         """The computer's move being shown (None while none is known)."""

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from engine import Outcome, Position, Variant
 
-from .core_types import Fix
+from .core_types import Fix, Option, Prompt, PromptKind
 from .messages import wanted_text
 
 
@@ -58,3 +58,13 @@ def agreement_question(variant: Variant, position: Position) -> str:
     if scoring is not None:  # short: the prompt's title has two lines; the panel names the sides
         totals = ", " + " to ".join(str(total) for total in scoring.score(position).totals)
     return f"Both agree to end? {result_text(variant, outcome)}{totals}"
+
+
+def agreement_prompt(variant: Variant, position: Position, computer_answers: bool) -> Prompt:
+    """The question put to the second player. When the computer is that player (an engine plays
+    the other side: ``controller/service/offers.py`` answers for it) only it may say yes: the
+    person at the board, who made the offer, can only withdraw it."""
+    question = agreement_question(variant, position)
+    if computer_answers:
+        return Prompt(PromptKind.AGREEMENT, question, (Option("no", "Withdraw the offer"),))
+    return Prompt(PromptKind.AGREEMENT, question, (Option("yes", "Yes, both agree"), Option("no", "Keep playing")))

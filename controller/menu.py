@@ -7,7 +7,8 @@ Screens::
     main        New game | Resign | Offer draw | Claim draw | Take back | Hint | Flip board | Export to USB
                 | [End by agreement] | Clocks | Arbiter's result | Restart or shut down | Settings | Close
     resign      White resigns | Black resigns | Cancel         (one button per side)
-    draw        <the opponent> accepts | Declined
+    draw        <the opponent> accepts | Declined; against the computer: Offer a draw | Cancel (it
+                answers: controller/service/offers.py)
     confirm_new Start a new game | Cancel
     pin         a keypad; the settings open with the right digits (no PIN configured: at once)
     settings    Variant | Time control | White's name | Black's name | White plays | Black plays | Event
@@ -74,6 +75,7 @@ class OperatorMenu:
         self.selected = 0
         self.message = ""
         self.agreement = False  # the variant ends by agreement (Mathematichess)
+        self.computer_answers = False  # the computer answers offers, not a person at the board
         self.current: dict[str, str] = {}
         self.clocks_paused = False
         self.entry: Entry | None = None
@@ -88,10 +90,11 @@ class OperatorMenu:
     def is_open(self) -> bool:
         return bool(self.screen)
 
-    def open(self, side_to_move: int = 0, agreement: bool = False) -> None:
+    def open(self, side_to_move: int = 0, agreement: bool = False, computer_answers: bool = False) -> None:
         self.screen = "main"
         self.selected = 0
         self.agreement = agreement
+        self.computer_answers = computer_answers
         self._drawing_side = side_to_move
         self._unlocked = not self.pin
 
@@ -128,6 +131,8 @@ class OperatorMenu:
         if screen == "resign":
             return "Who resigns?", [(f"side{i}", f"{name} resigns") for i, name in enumerate(sides)] + [
                 ("back", "Cancel")], 1
+        if screen == "draw" and self.computer_answers:
+            return "Offer the computer a draw?", [("accept", "Offer a draw"), ("back", "Cancel")], 1
         if screen == "draw":
             other = sides[(self._drawing_side + 1) % len(sides)]
             return f"{sides[self._drawing_side]} offers a draw. {other}?", [

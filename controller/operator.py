@@ -57,7 +57,7 @@ def _sensor_map(service: Service, variant: engine.Variant):
 def open_menu(service: Service) -> None:
     session = service.session
     agreement = service.variant.rules.agreement is not None
-    service.menu.open(session.position.side, agreement)
+    service.menu.open(session.position.side, agreement, service.opponents.offers.answered_by_computer())
     service.opponents.watch_hall(True)  # the boards of the hall a side may be played by
     from .operator_actions import current
 
@@ -90,6 +90,9 @@ def carry_out(service: Service, action: Action | None, now: int) -> None:
     elif kind == "draw":
         if session.phase != "play":
             service.menu.show("No game under way")
+            return
+        if service.opponents.offers.answered_by_computer():  # the computer decides: offers.py
+            service.opponents.offers.offer_draw()
             return
         service.report(session.end(Outcome("agreement", None), now, "draw agreed"))
     elif kind == "claim":

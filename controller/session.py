@@ -29,7 +29,7 @@ from engine import Outcome, Position, Variant
 from .board_return import moves_from_start, new_game_text, readings_of
 from .board_timing import with_board_drag, with_board_scan
 from .core_types import PendingKind, PromptKind, StatusKind
-from .game_results import agreement_question, game_over_text, result_text, setup_fixes, setup_text
+from .game_results import agreement_prompt, game_over_text, result_text, setup_fixes, setup_text
 from .inference import Decision, Event, Option, Prompt, Referee, Status, Timing
 from .pgn import export_pgn
 from .store import GameStore, StoreError
@@ -67,6 +67,8 @@ class Session:
         self.resumed = False
         self.selected = 0
         self._menu: Prompt | None = None  # the menu or the agreement question, when open
+        #: An engine plays the other side of an ending by agreement: it answers the question.
+        self.computer_answers = False
         self._agreed: Outcome | None = None
         #: A resync seen with no game under way: when its burst of events is over (ms).
         self._resync_at: int | None = None
@@ -347,9 +349,14 @@ class Session:
         return Prompt(PromptKind.MENU, "End the game or start a new one?", (AGREE, *MENU_PROMPT.options))
 
     def _agreement_prompt(self) -> Prompt:
-        """The second player's confirmation, with what the result would be."""
-        return Prompt(PromptKind.AGREEMENT, agreement_question(self.variant, self.position),
-                      (Option("yes", "Yes, both agree"), Option("no", "Keep playing")))
+        return agreement_prompt(self.variant, self.position, self.computer_answers)
+
+    def agreed(self, now: int) -> Update:
+        """The computer accepts the open offer to end by agreement (controller/service/offers.py)."""
+        if self._menu is None or self._menu.kind != PromptKind.AGREEMENT:
+            return Update(self.phase, self.status, note="no offer to end by agreement is open")
+        self._menu = None
+        return self._agree(now)
 
     def _agree(self, now: int) -> Update:
         agreement = self.variant.rules.agreement

@@ -99,3 +99,40 @@ def test_consulting_the_computer_about_an_agreement() -> None:
             turns.consult(pos, 0)
     finally:
         turns.close()
+
+
+def test_the_engine_starts_on_a_provisional_reading_and_answers_once_it_is_final() -> None:
+    """A provisional reading (``foresee``): the engine starts on the game after it at once, and
+    that search is the answer when the reading becomes the move; it is shown only then. A
+    reading that does not become the move is dropped: its search is stopped and the engine is
+    asked about the real move."""
+    pos = start_position(find_variant("chess"))
+    turns = ComputerTurns({0: HUMAN, 1: parse_player("computer:3")}, pos, go="go depth 2")
+    try:
+        turns.update(pos)
+        ahead = pos.copy()
+        ahead.push_text("e2e3")  # a pawn's step that could still go on to e4
+        early = turns.foresee(ahead)
+        assert early is not None and turns.foresee(ahead) is None  # asked once
+        assert early.done.wait(WAIT) and early.move is not None
+        assert turns.poll() is None and turns.state == TurnState.IDLE  # not final: nothing shown
+        pos.push_text("e2e3")
+        turns.update(pos)
+        assert turns.request is early  # the search already done is the answer
+        shown = turns.poll()
+        assert shown is not None and shown.move == early.move and shown.side == 1
+        pos.push(shown.move)
+        turns.update(pos)
+        # a reading that went on: the early search on d2d3 is dropped for d2d4's
+        ahead = pos.copy()
+        ahead.push_text("d2d3")
+        dropped = turns.foresee(ahead)
+        assert dropped is not None
+        pos.push_text("d2d4")
+        turns.update(pos)
+        assert dropped.done.wait(WAIT)
+        turns.update(pos)  # (the loop's next turn: the engine is free again)
+        answer = wait_for_move(turns)
+        assert turns.request is not dropped and answer.move in pos.legal_moves()
+    finally:
+        turns.close()

@@ -93,6 +93,26 @@ def test_only_the_computers_move_is_accepted_and_a_different_one_is_guided_back(
     assert r.accepted[1][1] == shown["move"]
 
 
+def test_the_computer_starts_thinking_on_a_provisional_reading(rig) -> None:
+    """A pawn's step that could still go on stays provisional until the hand has let go (no clock
+    here: the referee's quiet); the engine starts on it meanwhile and its search is the answer
+    once the move is final, so its move shows at once. It is not shown before."""
+    r = rig(players=(("black", "computer"),), engine_go=GO)
+    pos = start_position(engine.find_variant("chess"))
+    r.wait(lambda: r.service.session.phase == "play")
+    turns = r.service.opponents.turns
+    assert turns is not None
+    hands(r, pos, "e2e3")
+    r.wait(lambda: turns.foreseen is not None or len(r.accepted) > 0)
+    early = turns.foreseen
+    assert early is not None and not r.accepted  # started while the reading was provisional
+    assert r.service.opponents.guide is None  # nothing shown while the human's move may go on
+    accepted(r, 1, "e2e3")
+    shown = announced(r, 1)
+    pos.push_text("e2e3")
+    assert turns.request is early and early.move is not None and shown["move"] == pos.move_text(early.move)
+
+
 @pytest.mark.parametrize(("name", "plies"), [("alice", 400), ("royal-fury", 400), ("mathematichess", 8)])
 def test_variant_human_against_the_computer(rig, mock_pins, name: str, plies: int) -> None:
     variant = engine.find_variant(name)

@@ -6,6 +6,10 @@ for its search of the position in its own process (``ComputerTurns.consult``) an
 (``controller.agreement_offer.judge``) answers the question: yes ends the game by agreement and
 stores its result, no closes the question and the screen says why the computer declines.
 
+A draw offer (the operator menu's Offer draw, any variant) is put to the computer sides the same
+way (``agreement_offer.judge_draw``): accepted, the game ends as a draw agreed; declined, it
+goes on. It lapses when a move is made before the computer has answered.
+
 A side played by a board elsewhere (``remote:BOARD``) is out of scope: with one in the game the
 question is left to the people at this board, as before.
 """
@@ -15,11 +19,13 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass
+from enum import Enum
 from typing import TYPE_CHECKING
 
+from engine import Outcome
 from engine.errors import ChesseryError
 
-from ..agreement_offer import Verdict, judge
+from ..agreement_offer import Verdict, judge, judge_draw
 from ..core_types import PromptKind
 from ..inference import Prompt
 from ..messages import side_name
@@ -37,9 +43,15 @@ log = logging.getLogger("chessery")
 ANSWER_WAIT_S = 3600.0
 
 
+class OfferKind(Enum):
+    AGREEMENT = "agreement"  # the rules' ending by agreement: the session's question
+    DRAW = "draw"  # the operator menu's Offer draw
+
+
 @dataclass
 class _Offer:
-    prompt: Prompt  # the session's question this offer answers
+    kind: OfferKind
+    prompt: Prompt | None  # the session's question this offer answers (None: a draw offer)
     plies: int
     requests: dict[int, Request]
 
@@ -55,57 +67,104 @@ class Offers:
         #: The computer sides' last verdicts (for the log and tests).
         self.verdicts: dict[int, Verdict] = {}
 
+    def answered_by_computer(self) -> bool:
+        """Whether the computer sides answer the offers: an engine plays a side, no board
+        elsewhere does."""
+        players = self.opponents.players
+        return (self.opponents.turns is not None and any(p.is_engine for p in players.values())
+                and not any(p.kind is PlayerKind.REMOTE for p in players.values()))
+
+    def offer_draw(self) -> None:
+        """The operator menu's Offer draw, with a computer side: put it to the computer."""
+        session = self.service.session
+        if session.phase != "play":
+            return
+        plies = len(session.position.move_stack)
+        if self._offer is not None and self._offer.kind is OfferKind.DRAW and self._offer.plies == plies:
+            return  # already being considered
+        self._ask(OfferKind.DRAW, None, "the draw offer")
+
     def follow(self) -> None:
         """Each turn of the loop: put a new offer to the computer sides, or answer the question
         once they all have answered."""
         service = self.service
         session = service.session
-        pos = session.position
-        plies = len(pos.move_stack)
+        plies = len(session.position.move_stack)
         if self.line and plies != self._line_plies:
             self.line = ""
+        session.computer_answers = self.answered_by_computer()
+        offer = self._offer
+        if offer is not None and offer.kind is OfferKind.DRAW:
+            if session.phase != "play" or offer.plies != plies:
+                self._offer = None  # a move made, or the game ended: the offer lapsed
+                if session.phase == "play":
+                    self._say("The draw offer lapsed: a move was made first", plies)
+            elif all(r.done.is_set() for r in offer.requests.values()):
+                self._answer(offer)
+            return
         prompt = session.status.prompt
-        turns = self.opponents.turns
-        players = self.opponents.players
-        engines = sorted(side for side, p in players.items() if p.is_engine)
-        remote = any(p.kind is PlayerKind.REMOTE for p in players.values())
-        if prompt is None or prompt.kind != PromptKind.AGREEMENT or not engines or remote or turns is None:
-            if self._offer is not None:  # the question closed before the computer answered
+        if prompt is None or prompt.kind != PromptKind.AGREEMENT or not session.computer_answers:
+            if offer is not None:  # the question closed before the computer answered
                 self._offer, self.line = None, ""
             return
-        offer = self._offer
         if offer is None or offer.prompt is not prompt or offer.plies != plies:
-            try:
-                requests = {side: turns.consult(pos, side) for side in engines}
-            except ChesseryError as exc:  # the engine's process ended, or it still thinks
-                self._say(f"The computer cannot answer the offer now: {exc}", plies)
+            self._ask(OfferKind.AGREEMENT, prompt, "the offer")
+        elif all(r.done.is_set() for r in offer.requests.values()):
+            self._answer(offer)
+
+    def _ask(self, kind: OfferKind, prompt: Prompt | None, what: str) -> None:
+        service = self.service
+        session = service.session
+        pos = session.position
+        plies = len(pos.move_stack)
+        turns = self.opponents.turns
+        engines = sorted(side for side, p in self.opponents.players.items() if p.is_engine)
+        assert turns is not None
+        try:
+            requests = {side: turns.consult(pos, side) for side in engines}
+        except ChesseryError as exc:  # the engine's process ended, or it still thinks
+            self._offer = None
+            self._say(f"The computer cannot answer {what} now: {exc}", plies)
+            if kind is OfferKind.AGREEMENT:
                 service.report(session.answer("no", service.now()))
-                return
-            self._offer = _Offer(prompt, plies, requests)
-            for request in requests.values():
-                self._wake_on(request)
-            self._say(f"{self._who(engines)} considering the offer", plies)
             return
-        if not all(r.done.is_set() for r in offer.requests.values()):
-            return
+        self._offer = _Offer(kind, prompt, plies, requests)
+        for request in requests.values():
+            self._wake_on(request)
+        self._say(f"{self._who(engines)} considering {what}", plies)
+
+    def _answer(self, offer: _Offer) -> None:
+        """Every computer side has answered ``offer``: all accept, or the first to decline says
+        why."""
+        service = self.service
+        session = service.session
+        pos = session.position
+        plies = len(pos.move_stack)
         self._offer = None
+        judging = judge if offer.kind is OfferKind.AGREEMENT else judge_draw
+        what = "the agreement" if offer.kind is OfferKind.AGREEMENT else "the draw"
         verdicts: dict[int, Verdict | str] = {}
         for side, request in offer.requests.items():
             try:
-                verdicts[side] = request.error or judge(pos, side, request.info)
+                verdicts[side] = request.error or judging(pos, side, request.info)
             except ValueError as exc:  # the rules no longer allow it
                 verdicts[side] = str(exc)
         self.verdicts = {side: v for side, v in verdicts.items() if isinstance(v, Verdict)}
         for side, verdict in verdicts.items():
             if not isinstance(verdict, Verdict) or not verdict.accepts:
                 why = verdict.reason if isinstance(verdict, Verdict) else verdict
-                self._say(f"{side_name(service.variant, side)} (computer) declines the agreement: {why}", plies)
-                log.info("agreement declined by %s: %s", side_name(service.variant, side), why)
-                service.report(session.answer("no", service.now()))
+                self._say(f"{side_name(service.variant, side)} (computer) declines {what}: {why}", plies)
+                log.info("%s declined by %s: %s", offer.kind.value, side_name(service.variant, side), why)
+                if offer.kind is OfferKind.AGREEMENT:
+                    service.report(session.answer("no", service.now()))
                 return
         reasons = "; ".join(v.reason for v in self.verdicts.values())
-        self._say(f"{self._who(engines)} accepting the agreement: {reasons}", plies)
-        service.report(session.answer("yes", service.now()))
+        engines = sorted(offer.requests)
+        self._say(f"{self._who(engines)} accepting {what}: {reasons}", plies)
+        if offer.kind is OfferKind.AGREEMENT:
+            service.report(session.agreed(service.now()))
+        else:
+            service.report(session.end(Outcome("agreement", None), service.now(), "draw agreed"))
 
     def _who(self, sides: list[int]) -> str:
         names = [f"{side_name(self.service.variant, s)} (computer)" for s in sides]

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine import Move
+from engine import Move, Position
 from engine.errors import ChesseryError
 
 from ..computer_move import BoardSteps, board_steps
@@ -75,6 +75,8 @@ class Opponents:
         self.hint_line = ""
         self._announced: tuple[int, str] | None = None
         self._woken: Request | None = None
+        #: The provisional reading (plies, text) the engine was last offered to start on.
+        self._foreseen: tuple[int, str] | None = None
         #: The hall's boards, for the menu (listening while it is open; None: not listening).
         self.directory: HallDirectory | None = None
         #: An offer to end by agreement put to the computer sides (controller/service/offers.py).
@@ -145,6 +147,7 @@ class Opponents:
         self.players = players
         self.variant = self.service.variant
         self.guide, self._hint, self.hint_line, self._announced, self._woken = None, None, "", None, None
+        self._foreseen = None
         try:
             self.start()
         except ChesseryError as exc:
@@ -191,6 +194,8 @@ class Opponents:
                 if self.turns.state is TurnState.THINKING and request is not None and request is not self._woken:
                     self._woken = request  # one waiter per question asked
                     self._wake_on(request.done.wait)
+                if not player.is_engine:
+                    self._foresee(pos)
             if player.is_engine:
                 guide = self._computer(pos.side, len(pos.move_stack))
             elif player.kind is PlayerKind.REMOTE:
@@ -207,6 +212,25 @@ class Opponents:
             service.outputs.say(guide.line)
         self._follow_hint()
         self.offers.follow()
+
+    def _foresee(self, pos: Position) -> None:
+        """A provisional reading of a move at this board: the engine whose turn follows may
+        start on it (``ComputerTurns.foresee``); it answers only once the move is final."""
+        provisional = self.service.session.status.provisional
+        turns = self.turns
+        if len(provisional) != 1 or turns is None or self._foreseen == (len(pos.move_stack), provisional[0]):
+            return
+        self._foreseen = (len(pos.move_stack), provisional[0])
+        ahead = pos.copy()
+        try:
+            ahead.push_text(provisional[0])
+            request = turns.foresee(ahead)
+        except (ValueError, ChesseryError) as exc:  # a reading's text that does not parse; the engine ended
+            log.warning("the computer cannot start on %s: %s", provisional[0], exc)
+            return
+        if request is not None:
+            self._woken = request  # the move's waiter if the reading becomes final: adopted then
+            self._wake_on(request.done.wait)  # (a stopped early search frees its engine for the real move)
 
     def _computer(self, side: int, plies: int) -> Guide:
         turns = self.turns
