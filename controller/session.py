@@ -332,6 +332,9 @@ class Session:
         seqs = moves_from_start(self._start, self.core.observed, self.identity)
         if not seqs and list(self.core.observed) != readings_of(self._start, self.identity):
             return
+        played = self.position.move_stack
+        if any(seq[:len(played)] == tuple(played) for seq in seqs if len(seq) > len(played)):
+            return  # the game under way with a move on: the core guides that move back
         what = new_game_text(self._start, seqs)
         self._menu = Prompt(PromptKind.NEW_ON_BOARD,
                             f"The board shows {what}. Start it? (this game stays stored, abandoned)",

@@ -262,3 +262,22 @@ def test_the_board_s_own_drag_wait_unless_the_configuration_file_sets_one(tmp_pa
         owner = Session(CHESS, store, timing=Timing(drag_ms=250))
         owner.set_board_drag(117)
         assert owner.core.timing.drag_wait() == 250
+
+
+def test_a_board_back_with_a_move_past_the_game_is_that_game_not_a_new_one(tmp_path: Path) -> None:
+    """The link resynchronised (a lost frame, a reconnect) while the board showed the game under
+    way plus a move the referee does not take (here not the computer's): that is the game with a
+    move to guide back, not a new game that starts with the same moves."""
+    clock = Clock()
+    session, store, _path = started(tmp_path, clock)
+    assert move(session, clock, "g1", "f3") == ["g1f3"]
+    session.core.expect((session.position.parse_move("e7e5"),))  # the computer's move on the screen
+    board = list(START)
+    for frm, to in (("g1", "f3"), ("a7", "a6")):
+        board[cell(frm)], board[cell(to)] = 0, 1
+    session.sync(board, clock())
+    update = session.tick(clock(T.guide_ms + T.settle_ms + 5))
+    assert session.status.prompt is None, session.status.message
+    assert update.status.kind == StatusKind.FIX
+    assert {f.cell for f in update.status.fixes} == {cell("a7"), cell("a6")}
+    assert store.game_ids() == [session.game_id] and store.game(session.game_id).moves == ("g1f3",)
