@@ -280,4 +280,5 @@ def test_a_board_back_with_a_move_past_the_game_is_that_game_not_a_new_one(tmp_p
     assert session.status.prompt is None, session.status.message
     assert update.status.kind == StatusKind.FIX
     assert {f.cell for f in update.status.fixes} == {cell("a7"), cell("a6")}
-    assert store.game_ids() == [session.game_id] and store.game(session.game_id).moves == ("g1f3",)
+    game = session.game_id
+    assert game is not None and store.game_ids() == [game] and store.game(game).moves == ("g1f3",)
