@@ -1,0 +1,81 @@
+"""Play the sensor events of a game misread on an emulated board (``bench/latency.py --dump
+DIR``) through the referee core again, with the times the service gave them: a misreading seen
+once under load can then be looked at event by event, and a change to the core tried on it.
+
+    ./dev bench replay_events /tmp/dump/dgt-1.json [--verbose] [--from-ply N]
+
+Deadlines are fired at their own time before each event, as the service's loop does
+(``Loop.catch_up``); a clock press is replayed as the service's clock button does it. The
+referee's scan period follows the one the service had at each event.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import replace
+
+import engine
+from controller.core_types import Event, Timing
+from controller.inference import Referee
+
+
+def replay(path: str, verbose: bool = False, from_ply: int = 0) -> list[str]:
+    with open(path) as f:
+        data = json.load(f)
+    variant = engine.find_variant("chess")
+    referee = Referee(engine.start_position(variant), identity=True, timing=Timing())
+    played: list[str] = []
+    t = 0
+
+    def took(decision, at: int) -> None:
+        for move in decision.accepted:
+            played.append(engine.move_text(variant, move))
+            if verbose and len(played) > from_ply:
+                print(f"{at:8d}  FINAL {played[-1]}  (ply {len(played)}; played {data['played'][len(played) - 1]})")
+
+    for t, cell, down, piece, synthetic, scan_ms in data["events"]:
+        if referee.timing.scan_ms != scan_ms:
+            referee.timing = replace(referee.timing, scan_ms=scan_ms)
+        for _ in range(20):  # (each deadline at its own time, and those a decision sets anew)
+            due = referee.deadline
+            if due is None or due > t:
+                break
+            took(referee.tick(due), due)
+        if cell < 0:  # the clock button
+            if referee.status.provisional and referee.deadline is not None:
+                took(referee.tick(max(t, referee.deadline)), t)
+            if verbose and len(played) >= from_ply:
+                print(f"{t:8d}  press {piece}")
+            continue
+        code = variant.parse_symbol(piece) if piece and down else 0
+        decision = referee.event(Event(cell, down, t, code, resync=synthetic))
+        took(decision, t)
+        if verbose and len(played) >= from_ply:
+            name = variant.geometry.names[cell]
+            print(f"{t:8d}  {'place' if down else 'lift '} {name} {piece or ''}{' (synthetic)' if synthetic else ''}"
+                  f"  -> {referee.status.message[:90]}  [deadline {referee.deadline}, scan {scan_ms}]")
+    for _ in range(20):
+        took(referee.tick(t + 60_000), t + 60_000)
+    return played
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("path")
+    parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--from-ply", type=int, default=0, help="print events from this ply on")
+    args = parser.parse_args()
+    with open(args.path) as f:
+        data = json.load(f)
+    played = replay(args.path, args.verbose, args.from_ply)
+    moves = data["played"]
+    first = next((i for i, (a, b) in enumerate(zip(played, moves, strict=False)) if a != b), None)
+    print(f"service recorded {len(data['recorded'])} moves, this core {len(played)} of {len(moves)}; "
+          + ("move for move" if first is None and len(played) == len(moves) else
+             f"first difference at ply {(first if first is not None else len(played)) + 1}: "
+             f"{played[first:first + 2] if first is not None else []} for {moves[first or len(played):][:2]}"))
+
+
+if __name__ == "__main__":
+    main()
