@@ -15,6 +15,7 @@ from .hand_rules import takes_only
 from .judging import Judging
 from .messages import side_name
 from .prompts import choice_prompt, removal_prompt, takeback_prompt
+from .scan_guard import mover_move
 from .signatures import Sig, explain
 from .swaps import swap_text, swaps, unswapped
 
@@ -56,13 +57,36 @@ class Deadlines(Judging):
         p = self._pending
         sig = p.sig
         diff_cells = set(hands.diff)
-        # Live events: at most a move and a quick reply merged. After the board was away: the
-        # players may have gone on for a few moves.
-        plies = RESYNC_PLIES if self._resync else 2
+        # Live events: at most a move and a quick reply merged (on a board that scans its
+        # squares in turn, and a quick reply to that: a reading that could go on waits a scan
+        # for the next player's hand, ``controller.scan_guard``, and the board reports what one
+        # scan saw a scan late). After the board was away: the players may have gone on for a
+        # few moves.
+        plies = RESYNC_PLIES if self._resync else 3 if game.timing.scan_ms else 2
+        reading = None if self._resync else self._reading
+        guard = self._reading_guard() if reading is not None else None
+        if reading is not None and guard is not None:
+            # The next player is at work on top of a reading the mover could extend, on a board
+            # that scans its squares in turn: nothing is worked out before the mover's piece
+            # going on would have been reported (``controller.scan_guard``); then the mover's
+            # move is the reading, or where its piece went on, and the rest is read again.
+            if now < guard:
+                self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=guard, extra=dict(p.extra))
+                return
+            moved = mover_move(hands, index, reading[0], reading[2])
+            if moved is not None:
+                self._accept(moved.move, now, accepted, keep=frozenset(hands.touched - moved.cells))
+                return
         seqs = p.extra.get("seqs")
         if seqs is None:
             seqs = explain(self.position, hands.observed, diff_cells, hands.touched, self.identity,
                            strict=True, max_plies=plies)
+            if not seqs and not self._resync and game.timing.scan_ms and self.identity:
+                # A board that scans its squares in turn never reports a piece that stood on a
+                # square for less than a scan (a knight put down and taken on at once): on an
+                # identity board a cell the sequence leaves as it was need not have been seen.
+                seqs = explain(self.position, hands.observed, diff_cells, hands.touched, self.identity,
+                               strict=False, max_plies=plies)
         # Live, a board also half-way through one legal move (a line pushed front first, slowly)
         # or sequences ending in a removal (pieces in the hand) are asked about, not accepted.
         in_hand = (not self._resync and bool(seqs) and half_made(hands, game, index)

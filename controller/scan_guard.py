@@ -1,0 +1,67 @@
+"""When the next player's hand may end a reading that could go on, on a board that scans its
+squares in turn (``Timing.scan_ms``: a DGT board), and how the board is read when more moves
+came meanwhile.
+
+Such a board reports a square when its scan reaches it (a full scan 200-250 ms), so the next
+player's hand can be reported before the mover's piece going on from the square it paused on,
+whenever that hand's square comes first in the scan: a slide resting on e2 that goes on to f3
+just as Black lifts b8 is reported b8 first, then f3 and e2 up to a scan later. But had the piece
+left its square before the next player's first event, the scan reached that square within one
+scan of that event and reported it there. So a reading that could go on ends, through the next
+player's hand, only one scan (and ``SCAN_MARGIN_MS``) after the report of the next player's
+first event (issue 23: hesitant slides were read short on the emulated DGT board). A move that
+cannot be extended is not held.
+
+Meanwhile the next player's hand goes on (a piece resting on its way, a whole move): once the
+wait is over, ``mover_move`` reads the mover's move from the cells the reading's piece could
+reach alone, and the rest of the board is read again as the next player's.
+"""
+
+from __future__ import annotations
+
+from .core_types import SCAN_MARGIN_MS, Timing
+from .readings import Readings
+from .signatures import MoveIndex, Shape
+
+
+def next_player_started(hands: Readings, cells: frozenset[int], going_on: frozenset[int], since: int) -> int | None:
+    """When the next player's first event on the board came: the earliest event on a cell
+    outside the reading (``cells``, and ``going_on``: where its piece may still go) that differs
+    from the game, or was handled after the board first showed the reading (``since``). None
+    if there is none."""
+    outside = cells | going_on
+    lifted = set(hands.diff) - outside
+    later = hands.since(since) - outside - lifted
+    times = [hands.first_since(c, -1) for c in lifted] + [hands.first_since(c, since) for c in later]
+    return min(times) if times else None
+
+
+def scan_guard(hands: Readings, timing: Timing, cells: frozenset[int], going_on: frozenset[int],
+               since: int) -> int | None:
+    """When a reading that may still go on (``going_on`` not empty) is final through the next
+    player's hand on a board that scans its squares in turn; None when nothing holds it (not
+    such a board, a reading that cannot go on, no next player's event yet)."""
+    if not timing.scan_ms or not going_on:
+        return None
+    first = next_player_started(hands, cells, going_on, since)
+    return None if first is None else first + timing.scan_ms + SCAN_MARGIN_MS
+
+
+def rest_of_move_in_hand(hands: Readings, timing: Timing, ext: frozenset[int]) -> bool:
+    """On a board that scans its squares in turn: a man of the bigger move the reading may be
+    the first half of (``ext``: a castling's king) is lifted. The next player's piece put down
+    meanwhile may be reported before that man's landing (a castling's king put on g1 as Black
+    puts a pawn down on d6: d6 comes first in the scan), so it does not make the reading the
+    move: the mover's hand is still at work."""
+    return bool(timing.scan_ms) and any(hands.diff.get(c) == 0 and hands.expected[c] for c in ext)
+
+
+def mover_move(hands: Readings, index: MoveIndex, shape: Shape, going_on: frozenset[int]) -> Shape | None:
+    """The mover's move as the board shows it once the reading ``shape`` is final through the
+    next player's hand: the reading, or the legal move to where its piece went on (among the
+    cells ``going_on``), read from the board's differences on those cells alone (the rest is
+    the next player's, read afterwards). None unless exactly one fits."""
+    cells = shape.cells | going_on
+    sig = frozenset((c, v) for c, v in hands.diff.items() if c in cells)
+    found = [s for s in index.match(sig, hands.touched & cells) if s.cells <= cells]
+    return found[0] if len(found) == 1 else None
