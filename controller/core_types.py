@@ -108,6 +108,13 @@ class Timing:
     #: ``drag_ms`` (then the owner's wait holds on every board).
     board_drag_ms: int = 0
 
+    def scans_in_turn(self) -> bool:
+        """Whether the board's scan is long enough for its reports to come out of the hands'
+        order by more than the settle time (a DGT board: 200-250 ms; our own board's scan of a
+        few ms is not): then the next player's hand may be reported before the mover's piece
+        going on (``controller.scan_guard``)."""
+        return self.scan_ms > self.settle_ms
+
     def drag_wait(self) -> int:
         """How long a piece that may be on its way along a line must rest, after its report,
         before the move is final."""

@@ -15,7 +15,7 @@ from .hand_rules import takes_only
 from .judging import Judging
 from .messages import side_name
 from .prompts import choice_prompt, removal_prompt, takeback_prompt
-from .scan_guard import mover_move
+from .scan_guard import brief_stands_only, explain_after, in_turn, mover_move
 from .signatures import Sig, explain
 from .swaps import swap_text, swaps, unswapped
 
@@ -62,7 +62,7 @@ class Deadlines(Judging):
         # for the next player's hand, ``controller.scan_guard``, and the board reports what one
         # scan saw a scan late). After the board was away: the players may have gone on for a
         # few moves.
-        plies = RESYNC_PLIES if self._resync else 3 if game.timing.scan_ms else 2
+        plies = RESYNC_PLIES if self._resync else 3 if game.timing.scans_in_turn() else 2
         reading = None if self._resync else self._reading
         guard = self._reading_guard() if reading is not None else None
         if reading is not None and guard is not None:
@@ -81,12 +81,26 @@ class Deadlines(Judging):
         if seqs is None:
             seqs = explain(self.position, hands.observed, diff_cells, hands.touched, self.identity,
                            strict=True, max_plies=plies)
-            if not seqs and not self._resync and game.timing.scan_ms and self.identity:
+            if not seqs and not self._resync and game.timing.scans_in_turn() and self.identity:
                 # A board that scans its squares in turn never reports a piece that stood on a
                 # square for less than a scan (a knight put down and taken on at once): on an
-                # identity board a cell the sequence leaves as it was need not have been seen.
-                seqs = explain(self.position, hands.observed, diff_cells, hands.touched, self.identity,
-                               strict=False, max_plies=plies)
+                # identity board an empty square a piece of the sequence stood on on its way need
+                # not have been seen.
+                seqs = [seq for seq in explain(self.position, hands.observed, diff_cells, hands.touched,
+                                               self.identity, strict=False, max_plies=plies)
+                        if brief_stands_only(hands, seq)]
+            if reading is not None and guard is not None:
+                # The board showed the reading before the next player started: the mover's move
+                # is the reading or goes on from it; a piece taken elsewhere meanwhile is the
+                # mover's next move (a bishop resting on f5, back to e6 after White's reply).
+                mover = reading[0].cells | reading[2]
+                seqs = [seq for seq in seqs if seq[0].changes and {c for c, b, a in seq[0].changes if b != a} <= mover]
+                if not seqs:
+                    seqs = explain_after(self.position, reading[0].move, hands, self.identity)
+            if len(seqs) > 1 and not self._resync and game.timing.scans_in_turn():
+                # Moves are made in turn: of several orders, the one whose moves began in the
+                # order the hands began them (events more than a scan apart are in order).
+                seqs = in_turn(hands, game.timing.scan_ms, seqs) or seqs
         # Live, a board also half-way through one legal move (a line pushed front first, slowly)
         # or sequences ending in a removal (pieces in the hand) are asked about, not accepted.
         in_hand = (not self._resync and bool(seqs) and half_made(hands, game, index)

@@ -193,7 +193,7 @@ class Judging:
                     return
         if (peeled is None and reading is not None and hands.placed and hands.latest not in reading[3]
                 and not (hands.latest in reading[2] and slid_on(hands, game, reading[0]))
-                and not rest_of_move_in_hand(hands, game.timing, reading[3])
+                and not rest_of_move_in_hand(hands, game.timing, reading[0], reading[3])
                 and reply_on_top(hands, game, replies, reading[0], reading[1])
                 and not resting_on_the_way(hands, game, index)):
             # The next player has completed a move on top of the last reading: that reading was

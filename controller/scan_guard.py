@@ -19,9 +19,13 @@ reach alone, and the rest of the board is read again as the next player's.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
+from engine import Move, Position
+
 from .core_types import SCAN_MARGIN_MS, Timing
 from .readings import Readings
-from .signatures import MoveIndex, Shape
+from .signatures import MoveIndex, Shape, explain, looks, seen
 
 
 def next_player_started(hands: Readings, cells: frozenset[int], going_on: frozenset[int], since: int) -> int | None:
@@ -41,19 +45,25 @@ def scan_guard(hands: Readings, timing: Timing, cells: frozenset[int], going_on:
     """When a reading that may still go on (``going_on`` not empty) is final through the next
     player's hand on a board that scans its squares in turn; None when nothing holds it (not
     such a board, a reading that cannot go on, no next player's event yet)."""
-    if not timing.scan_ms or not going_on:
+    if not timing.scans_in_turn() or not going_on:
         return None
     first = next_player_started(hands, cells, going_on, since)
     return None if first is None else first + timing.scan_ms + SCAN_MARGIN_MS
 
 
-def rest_of_move_in_hand(hands: Readings, timing: Timing, ext: frozenset[int]) -> bool:
-    """On a board that scans its squares in turn: a man of the bigger move the reading may be
-    the first half of (``ext``: a castling's king) is lifted. The next player's piece put down
-    meanwhile may be reported before that man's landing (a castling's king put on g1 as Black
-    puts a pawn down on d6: d6 comes first in the scan), so it does not make the reading the
-    move: the mover's hand is still at work."""
-    return bool(timing.scan_ms) and any(hands.diff.get(c) == 0 and hands.expected[c] for c in ext)
+def rest_of_move_in_hand(hands: Readings, timing: Timing, shape: Shape, ext: frozenset[int]) -> bool:
+    """On a board that scans its squares in turn: the reading's piece is lifted again from where
+    it stands (it may be going on), or a man of the bigger move the reading may be the first
+    half of (``ext``: a castling's king) is lifted. The next player's piece put down meanwhile
+    may be reported before that man's landing (a castling's king put on g1 as Black puts a pawn
+    down on d6: d6 comes first in the scan; a rook resting on c2 goes on to c4 as Black's rook
+    goes down on b8), so it does not make the reading the move: the mover's hand is still at
+    work, and where the piece lands decides."""
+    if not timing.scans_in_turn():
+        return False
+    landed = {d for s, d in shape.move.relocations if s != d}
+    return (any(not hands.observed[d] for d in landed)
+            or any(hands.diff.get(c) == 0 and hands.expected[c] for c in ext))
 
 
 def mover_move(hands: Readings, index: MoveIndex, shape: Shape, going_on: frozenset[int]) -> Shape | None:
@@ -65,3 +75,44 @@ def mover_move(hands: Readings, index: MoveIndex, shape: Shape, going_on: frozen
     sig = frozenset((c, v) for c, v in hands.diff.items() if c in cells)
     found = [s for s in index.match(sig, hands.touched & cells) if s.cells <= cells]
     return found[0] if len(found) == 1 else None
+
+
+def in_turn(hands: Readings, scan_ms: int, seqs: list[tuple[Move, ...]]) -> list[tuple[Move, ...]]:
+    """Of several sequences of moves that explain the board, those whose moves began in turn:
+    each move's first event (the earliest on the cells it lifts its pieces from) no later than the next
+    one's, give or take one scan (a board that scans its squares in turn reports a scan's
+    changes in square order). A move whose first event came more than that after a later
+    move's began was not made before it (seen: a king's castling on g1 reported 600 ms before
+    the pawn of the move read as made first)."""
+
+    def began(move: Move) -> int:
+        # (A move begins where its pieces are lifted: a cell it lands on may have been handled
+        # before, by the move before.)
+        cells = {s for s, d in move.relocations if s != d} or {c for c, b, a in move.changes if b != a}
+        return min((hands.first_since(c, -1) for c in cells if c in hands.cell_t), default=hands.last_t)
+
+    return [seq for seq in seqs if all(began(a) <= began(b) + scan_ms for a, b in pairwise(seq))]
+
+
+def brief_stands_only(hands: Readings, seq: tuple[Move, ...]) -> bool:
+    """Every cell ``seq`` changes that the board never reported (not handled, and as it was)
+    was empty: a piece stood there on its way for less than a scan (a knight put down on f5
+    and taken on to g3 at once), which a board that scans its squares in turn never reports.
+    A man that was there and is there again (taken, and another put back) is no such stand."""
+    changed = {c for move in seq for c, b, a in move.changes if b != a}
+    return all(not hands.expected[c] for c in changed - set(hands.diff) - hands.touched)
+
+
+def explain_after(position: Position, move: Move, hands: Readings, identity: bool) -> list[tuple[Move, ...]]:
+    """``move`` (the reading shown) followed by up to two more moves that leave the board as it
+    reads (every cell they change handled), or nothing."""
+    look = looks(position.variant) if identity else None
+    position.push(move)
+    try:
+        board = position.board
+        diff = {c for c, v in enumerate(hands.observed) if v != seen(board[c], identity, look)}
+        found = explain(position, hands.observed, diff, hands.touched, identity, strict=True,
+                        max_plies=2) if diff else []
+    finally:
+        position.pop()
+    return [(move, *seq) for seq in found]
