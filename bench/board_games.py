@@ -130,8 +130,15 @@ class _Game:
             self.sensed.append((service.now(), -1, False, item.name, False, service.session.timing.scan_ms))
 
     def dump(self, path: str, moves: list[str]) -> None:
+        t0 = self.service.t0 if self.service is not None else 0.0
+
+        def ms(t: float) -> int:
+            return int((t - t0) * 1000)
+
         with open(path, "w") as f:
-            json.dump({"played": moves, "recorded": self.texts, "events": self.sensed}, f)
+            json.dump({"played": moves, "recorded": self.texts, "events": self.sensed,
+                       "finals": [ms(t) for t in self.finals],
+                       "last_event": {ply: ms(t) for ply, t in self.last_event.items()}}, f)
 
     def on_update(self, update: Update) -> None:
         now = time.monotonic()

@@ -21,16 +21,23 @@ from controller.inference import Referee
 
 
 def replay(path: str, verbose: bool = False, from_ply: int = 0) -> list[str]:
+    return replay_timed(path, verbose, from_ply)[0]
+
+
+def replay_timed(path: str, verbose: bool = False, from_ply: int = 0) -> tuple[list[str], list[int]]:
+    """The moves the core makes final, and when (service ms)."""
     with open(path) as f:
         data = json.load(f)
     variant = engine.find_variant("chess")
     referee = Referee(engine.start_position(variant), identity=True, timing=Timing())
     played: list[str] = []
+    finals: list[int] = []
     t = 0
 
     def took(decision, at: int) -> None:
         for move in decision.accepted:
             played.append(engine.move_text(variant, move))
+            finals.append(at)
             if verbose and len(played) > from_ply:
                 print(f"{at:8d}  FINAL {played[-1]}  (ply {len(played)}; played {data['played'][len(played) - 1]})")
 
@@ -57,7 +64,26 @@ def replay(path: str, verbose: bool = False, from_ply: int = 0) -> list[str]:
                   f"  -> {referee.status.message[:90]}  [deadline {referee.deadline}, scan {scan_ms}]")
     for _ in range(20):
         took(referee.tick(t + 60_000), t + 60_000)
-    return played
+    return played, finals
+
+
+def latencies(data: dict, played: list[str], finals: list[int]) -> list[tuple[int, int, bool]]:
+    """(ply, last event -> final in ms, whether the move could be extended) of each ply made
+    final right, from the hands' times the bench dumped (``last_event``)."""
+    from bench.latency import extendable
+
+    variant = engine.find_variant("chess")
+    pos = engine.start_position(variant)
+    out = []
+    last = {int(k): v for k, v in data.get("last_event", {}).items()}
+    for ply, (text, want) in enumerate(zip(played, data["played"], strict=False)):
+        if text != want:
+            break
+        move = pos.parse_move(text)
+        if ply in last:
+            out.append((ply, finals[ply] - last[ply], extendable(pos, move, True)))
+        pos.push(move)
+    return out
 
 
 def main() -> None:
@@ -68,8 +94,13 @@ def main() -> None:
     args = parser.parse_args()
     with open(args.path) as f:
         data = json.load(f)
-    played = replay(args.path, args.verbose, args.from_ply)
+    played, finals = replay_timed(args.path, args.verbose, args.from_ply)
     moves = data["played"]
+    timed = latencies(data, played, finals)
+    plain = sorted((ms, ply) for ply, ms, ext in timed if not ext)
+    if plain:
+        print(f"cannot be extended, last event -> final in the core (no host time): {len(plain)} moves, "
+              f"slowest {[(f'ply {p + 1}', ms) for ms, p in plain[-5:]]}")
     first = next((i for i, (a, b) in enumerate(zip(played, moves, strict=False)) if a != b), None)
     print(f"service recorded {len(data['recorded'])} moves, this core {len(played)} of {len(moves)}; "
           + ("move for move" if first is None and len(played) == len(moves) else
