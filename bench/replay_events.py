@@ -20,16 +20,18 @@ from controller.core_types import Event, Timing
 from controller.inference import Referee
 
 
-def replay(path: str, verbose: bool = False, from_ply: int = 0) -> list[str]:
-    return replay_timed(path, verbose, from_ply)[0]
+def replay(path: str, verbose: bool = False, from_ply: int = 0, board_drag_ms: int = 0) -> list[str]:
+    return replay_timed(path, verbose, from_ply, board_drag_ms)[0]
 
 
-def replay_timed(path: str, verbose: bool = False, from_ply: int = 0) -> tuple[list[str], list[int]]:
-    """The moves the core makes final, and when (service ms)."""
+def replay_timed(path: str, verbose: bool = False, from_ply: int = 0,
+                 board_drag_ms: int = 0) -> tuple[list[str], list[int]]:
+    """The moves the core makes final, and when (service ms). ``board_drag_ms``: the drag wait
+    the board asked for (a Millennium board's, ``MillenniumDriver.drag_ms``)."""
     with open(path) as f:
         data = json.load(f)
     variant = engine.find_variant("chess")
-    referee = Referee(engine.start_position(variant), identity=True, timing=Timing())
+    referee = Referee(engine.start_position(variant), identity=True, timing=Timing(board_drag_ms=board_drag_ms))
     played: list[str] = []
     finals: list[int] = []
     t = 0
@@ -91,10 +93,11 @@ def main() -> None:
     parser.add_argument("path")
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--from-ply", type=int, default=0, help="print events from this ply on")
+    parser.add_argument("--board-drag", type=int, default=0, help="the drag wait the board asked for (ms)")
     args = parser.parse_args()
     with open(args.path) as f:
         data = json.load(f)
-    played, finals = replay_timed(args.path, args.verbose, args.from_ply)
+    played, finals = replay_timed(args.path, args.verbose, args.from_ply, args.board_drag)
     moves = data["played"]
     timed = latencies(data, played, finals)
     plain = sorted((ms, ply) for ply, ms, ext in timed if not ext)

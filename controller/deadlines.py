@@ -57,12 +57,11 @@ class Deadlines(Judging):
         p = self._pending
         sig = p.sig
         diff_cells = set(hands.diff)
-        # Live events: at most a move and a quick reply merged (on a board that scans its
-        # squares in turn, and a quick reply to that: a reading that could go on waits a scan
-        # for the next player's hand, ``controller.scan_guard``, and the board reports what one
-        # scan saw a scan late). After the board was away: the players may have gone on for a
-        # few moves.
-        plies = RESYNC_PLIES if self._resync else 3 if game.timing.scans_in_turn() else 2
+        # Live events: at most a move, a quick reply and a quick reply to that merged (overlapping
+        # hands within one scan of a Millennium board; on a board that scans its squares in turn
+        # a reading that could go on is held for a scan meanwhile, ``controller.scan_guard``).
+        # After the board was away: the players may have gone on for a few moves.
+        plies = RESYNC_PLIES if self._resync else 3
         reading = None if self._resync else self._reading
         guard = self._reading_guard() if reading is not None else None
         if reading is not None and guard is not None:
@@ -97,9 +96,10 @@ class Deadlines(Judging):
                 seqs = [seq for seq in seqs if seq[0].changes and {c for c, b, a in seq[0].changes if b != a} <= mover]
                 if not seqs:
                     seqs = explain_after(self.position, reading[0].move, hands, self.identity)
-            if len(seqs) > 1 and not self._resync and game.timing.scans_in_turn():
+            if len(seqs) > 1 and not self._resync:
                 # Moves are made in turn: of several orders, the one whose moves began in the
-                # order the hands began them (events more than a scan apart are in order).
+                # order the hands began them (on a board that scans its squares in turn, events
+                # more than a scan apart).
                 seqs = in_turn(hands, game.timing.scan_ms, seqs) or seqs
         # Live, a board also half-way through one legal move (a line pushed front first, slowly)
         # or sequences ending in a removal (pieces in the hand) are asked about, not accepted.

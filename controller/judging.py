@@ -309,7 +309,7 @@ class Judging:
             # time under one scan is reported there for exactly one scan (until the scan comes
             # round again), and the gap to a castling's second piece may grow by up to one scan.
             drag_wait = t.drag_wait()
-            wait = t.prefix_ms + t.scan_ms if ext else drag_wait if drag else t.settle_ms
+            wait = t.prefix_ms + t.scan_ms if ext else drag_wait if drag else t.settle_wait()
             # Timed from the mover's last event: the next player lifting a piece meanwhile
             # (``rest``) says nothing about whether the mover is done.
             own = [self._hands.cell_t[c] for c in self._hands.touched - rest if c in self._hands.cell_t]
