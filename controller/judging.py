@@ -25,7 +25,7 @@ the events (a piece arrives after it left):
    reading was the move), or the board is one complete legal move plus pieces the next player
    holds (the move is read with them);
 6. nothing fits: once still for ``settle_ms`` (``guide_ms`` while a hand holds a piece some
-   legal move would put down), try a move and a quick reply together (merged events, moves
+   legal move would put down), try a move and quick replies together (merged events, moves
    made while the board was unplugged); failing those, the one legal move the board shows if
    only its placement was reported before its lift (two boards reporting on their own); if the
    board is merely half-way through some legal move, the player is still moving; otherwise
