@@ -72,7 +72,9 @@ class Deadlines(Judging):
             if now < guard:
                 self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=guard, extra=dict(p.extra))
                 return
-            moved = mover_move(hands, index, reading[0], reading[2])
+            # (Within the guide time: later, a board gone wrong long ago may show anything.)
+            moved = None if now > guard + game.timing.guide_ms else mover_move(
+                hands, index, self.position, self.identity, reading[0], reading[2], reading[1])
             if moved is not None:
                 self._accept(moved.move, now, accepted, keep=frozenset(hands.touched - moved.cells))
                 return

@@ -66,12 +66,26 @@ def rest_of_move_in_hand(hands: Readings, timing: Timing, shape: Shape, ext: fro
             or any(hands.diff.get(c) == 0 and hands.expected[c] for c in ext))
 
 
-def mover_move(hands: Readings, index: MoveIndex, shape: Shape, going_on: frozenset[int]) -> Shape | None:
-    """The mover's move as the board shows it once the reading ``shape`` is final through the
-    next player's hand: the reading, or the legal move to where its piece went on (among the
-    cells ``going_on``), read from the board's differences on those cells alone (the rest is
-    the next player's, read afterwards). None unless exactly one fits."""
+def mover_move(hands: Readings, index: MoveIndex, position: Position, identity: bool, shape: Shape,
+               going_on: frozenset[int], since: int) -> Shape | None:
+    """The mover's move as the board shows it once the reading ``shape`` (shown first at
+    ``since``) is final through the next player's hand: the reading, or the legal move to where
+    its piece went on (among the cells ``going_on``), read from the board's differences on those
+    cells alone (the rest is the next player's, read afterwards). None unless exactly one fits,
+    and none while a man of the mover's was off its cell or (on an identity board) put down
+    elsewhere before the next player started: then the mover did more than that move (a rook
+    lifted before the bishop's move shown, in a flurry of four). (After, it is the mover's next
+    move, made on top of the reply.)"""
     cells = shape.cells | going_on
+    started = next_player_started(hands, cells, going_on, since)
+    side, board, variant = position.side, position.board, position.variant
+    for c, v in hands.diff.items():
+        if c in cells or (started is not None and hands.first_since(c, -1) > started):
+            continue
+        if board[c] and variant.side_of(board[c]) == side and v != hands.expected[c]:
+            return None
+        if identity and v > 0 and variant.side_of(v) == side:
+            return None
     sig = frozenset((c, v) for c, v in hands.diff.items() if c in cells)
     found = [s for s in index.match(sig, hands.touched & cells) if s.cells <= cells]
     return found[0] if len(found) == 1 else None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.core_types import Timing
+from controller.core_types import StatusKind, Timing
 from tests.test_controller_inference import DGT, play_timed, texts
 
 CASES = {
@@ -54,6 +54,23 @@ CASES = {
          (8866, "d6", True, "p"), (9014, "g1", True, "K")],
         ["e1g1", "d7d6"]),
 }
+
+
+#: Four moves within 300 ms: White's rook f1-e1, Black's a7-a6, White's bishop e3-c1 (resting
+#: on d2), Black's c6-e7, the rook's lift reported before the bishop's move was shown. Three
+#: moves worked out together cannot read it; the bishop's move is no move of White's alone.
+FOUR_MOVES = ("r4r1k/ppp3p1/2nbbq1p/3n1p2/3P4/P1N1BN2/1PQ1BPPP/3R1RK1 w - - 1 15",
+              [(20643, "f1", False, ""), (20964, "a7", False, ""), (21025, "e3", False, ""), (21049, "d2", True, "B"),
+               (21073, "c1", True, "B"), (21079, "e1", True, "R"), (21135, "e7", True, "n"), (21149, "a6", True, "p"),
+               (21155, "c6", False, ""), (21269, "d2", False, "")])
+
+
+@pytest.mark.parametrize("scan_ms", [DGT.scan_ms, 221], ids=["scan-not-learnt", "scan-learnt"])
+def test_a_held_reading_is_no_move_while_the_movers_other_man_is_off(scan_ms: int) -> None:
+    # (It was made final as e3c1 once the wait was over: the move read from the bishop's cells.)
+    fen, events = FOUR_MOVES
+    core = play_timed(events, fen, timing=Timing(scan_ms=scan_ms))
+    assert texts(core) == [] and core.status.kind == StatusKind.FIX
 
 
 @pytest.mark.parametrize("scan_ms", [DGT.scan_ms, 221], ids=["scan-not-learnt", "scan-learnt"])
