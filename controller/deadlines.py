@@ -15,7 +15,7 @@ from .hand_rules import takes_only
 from .judging import Judging
 from .messages import side_name
 from .prompts import choice_prompt, removal_prompt, takeback_prompt
-from .scan_guard import brief_stands_only, explain_after, in_turn, mover_move
+from .scan_guard import brief_stands_only, can_go_on, explain_after, in_turn, mover_move
 from .signatures import Sig, explain
 from .swaps import swap_text, swaps, unswapped
 
@@ -68,15 +68,17 @@ class Deadlines(Judging):
             # The next player is at work on top of a reading the mover could extend, on a board
             # that scans its squares in turn: nothing is worked out before the mover's piece
             # going on would have been reported (``controller.scan_guard``); then the mover's
-            # move is the reading, or where its piece went on, and the rest is read again.
-            if now < guard:
-                self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=guard, extra=dict(p.extra))
-                return
-            # (Within the guide time: later, a board gone wrong long ago may show anything.)
+            # move is the reading, or where its piece went on, and the rest is read again. (At
+            # once when the piece went on to where it can go no further: nothing is left to
+            # wait for. Within the guide time: later, a board gone wrong long ago may show
+            # anything.)
             moved = None if now > guard + game.timing.guide_ms else mover_move(
                 hands, index, self.position, self.identity, reading[0], reading[2], reading[1])
-            if moved is not None:
+            if moved is not None and (now >= guard or not can_go_on(index, moved)):
                 self._accept(moved.move, now, accepted, keep=frozenset(hands.touched - moved.cells))
+                return
+            if now < guard:
+                self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=guard, extra=dict(p.extra))
                 return
         seqs = p.extra.get("seqs")
         if seqs is None:

@@ -91,6 +91,14 @@ def mover_move(hands: Readings, index: MoveIndex, position: Position, identity: 
     return found[0] if len(found) == 1 else None
 
 
+def can_go_on(index: MoveIndex, shape: Shape) -> bool:
+    """Whether the mover could still extend the move ``shape`` reads: its piece slide on, or
+    the move be the first half of a bigger one."""
+    move = shape.move
+    return bool(index.drag_cells(move) or (shape.sig and index.extension_cells(shape.sig, shape.cells))
+                or index.continuation_cells(move, shape.cells))
+
+
 def in_turn(hands: Readings, scan_ms: int, seqs: list[tuple[Move, ...]]) -> list[tuple[Move, ...]]:
     """Of several sequences of moves that explain the board, those whose moves began in turn:
     each move's first event (the earliest on the cells it lifts its pieces from) no later than the next
