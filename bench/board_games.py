@@ -17,6 +17,7 @@ or else the quiet (``hesitate_ms``).
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 import time
@@ -27,7 +28,7 @@ import engine
 from bench.boards import refereed, scan_and_goal
 from bench.latency import extendable, report
 from controller.core_types import Timing
-from controller.service import Button, Service
+from controller.service import Button, Sensor, Service
 from controller.session import Update
 from firmware_bridge.board_link import BoardKind
 from firmware_bridge.script import Command, Lift, Place, Sleep, parse_script
@@ -37,8 +38,10 @@ START_S = 15.0
 
 
 def board_games_bench(kind: BoardKind, n_games: int, hesitant: float = 0.5, press: float = 0.3,
-                      seeds: Sequence[int] = (0,), hesitate_ms: int | None = None) -> None:
-    """The first ``n_games`` historical games at each seed offset on a ``kind`` board."""
+                      seeds: Sequence[int] = (0,), hesitate_ms: int | None = None, dump: str | None = None) -> None:
+    """The first ``n_games`` historical games at each seed offset on a ``kind`` board.
+    ``dump``: a folder to write each game's sensor events to, as the service handed them to
+    the referee (``bench/replay_events.py`` plays them through the core again)."""
     from tests.hand_model import Hands, game_script_with_plies
     from tests.historical_games import historical_games
 
@@ -56,7 +59,8 @@ def board_games_bench(kind: BoardKind, n_games: int, hesitant: float = 0.5, pres
             lines, plies = game_script_with_plies(engine.start_position(variant), moves,
                                                   Hands(identity=True, hesitant=hesitant), seed=seed)
             game = _Game(parse_script("\n".join(lines), variant), plies, len(moves), press, seed)
-            with refereed(kind, variant, timing, on_update=game.on_update) as (board, service):
+            with refereed(kind, variant, timing, on_update=game.on_update, on_input=game.on_input) as (board, service):
+                game.service = service
                 game.play(board, service, timing)
                 game.status = service.session.status.message
                 scan, goal = scan_and_goal(kind, board)
@@ -86,6 +90,8 @@ def board_games_bench(kind: BoardKind, n_games: int, hesitant: float = 0.5, pres
                         f"{list(moves[ply:ply + 2])} played; the referee says: {game.status})")
             print(f"  {kind} game {n + 1} (seed {seed}): {len(game.texts)}/{len(moves)} moves recorded, {same}",
                   flush=True)
+            if dump:
+                game.dump(f"{dump}/{kind}-{seed}.json", list(moves))
     report(f"real games, emulated {kind} board (scan {', '.join(f'{ms:.0f} ms' for ms in sorted(scans))})",
            ok, total, wrong, plain, by_cause, asked, goal)
 
@@ -109,6 +115,30 @@ class _Game:
         self._changed = threading.Condition()
         self._started = False
         self.status = ""  # what the referee said at the end
+        self.service: Service | None = None
+        #: (service time ms, cell, put down, piece, synthetic, the referee's scan_ms) per sensor event
+        #: (cell -1: a button, its name for the piece)
+        self.sensed: list[tuple[int, int, bool, str | None, bool, int]] = []
+
+    def on_input(self, item: object) -> None:
+        service = self.service
+        if isinstance(item, Sensor) and service is not None:
+            ev = item.event
+            t = int((ev.host_time - service.t0) * 1000)
+            self.sensed.append((t, ev.cell, ev.placed, ev.piece, ev.synthetic, service.session.timing.scan_ms))
+        elif isinstance(item, Button) and service is not None:
+            self.sensed.append((service.now(), -1, False, item.name, False, service.session.timing.scan_ms))
+
+    def dump(self, path: str, moves: list[str]) -> None:
+        t0 = self.service.t0 if self.service is not None else 0.0
+
+        def ms(t: float) -> int:
+            return int((t - t0) * 1000)
+
+        with open(path, "w") as f:
+            json.dump({"played": moves, "recorded": self.texts, "events": self.sensed,
+                       "finals": [ms(t) for t in self.finals],
+                       "last_event": {ply: ms(t) for ply, t in self.last_event.items()}}, f)
 
     def on_update(self, update: Update) -> None:
         now = time.monotonic()

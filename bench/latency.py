@@ -364,6 +364,8 @@ def main() -> None:
     parser.add_argument("--board-games", type=int, default=2,
                         help="real games per seed offset on each emulated board (played in real time)")
     parser.add_argument("--no-core", action="store_true")
+    parser.add_argument("--dump", default=None,
+                        help="folder for the sensor events of each game on an emulated board (bench/replay_events.py)")
     args = parser.parse_args()
     global CLOCK
     if args.cpu:
@@ -378,7 +380,8 @@ def main() -> None:
             if kind not in ("dgt", "millennium", "chessery"):
                 raise SystemExit(f"--boards: no emulated board {kind!r} (dgt, millennium, chessery)")
             board_games_bench(kind, args.board_games, hesitant=args.hesitant, press=args.press,
-                              seeds=[int(x) for x in args.seeds.split(",")], hesitate_ms=args.hesitate_ms)
+                              seeds=[int(x) for x in args.seeds.split(",")], hesitate_ms=args.hesitate_ms,
+                              dump=args.dump)
     if args.no_core:
         return
     names = ["chess", *[n for n in engine.variant_names() if n != "chess"]] if args.variants == "all" \

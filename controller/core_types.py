@@ -108,6 +108,22 @@ class Timing:
     #: ``drag_ms`` (then the owner's wait holds on every board).
     board_drag_ms: int = 0
 
+    def scans_in_turn(self) -> bool:
+        """Whether the board's scan is long enough for its reports to come out of the hands'
+        order by more than the settle time (a DGT board: 200-250 ms; our own board's scan of a
+        few ms is not): then the next player's hand may be reported before the mover's piece
+        going on (``controller.scan_guard``)."""
+        return self.scan_ms > self.settle_ms
+
+    def settle_wait(self) -> int:
+        """How long a reading that cannot be extended waits for quiet: ``settle_ms``, or on a
+        board that scans its squares in turn ``SCAN_MARGIN_MS``. Such a board reports each of a
+        move's squares when its scan reaches it, a scan's changes spread over the scan, so the
+        quiet that guards against a bounce or the rest of a burst elsewhere shows nothing here
+        (a bounce under a scan is never reported); what shares the report's time is read anyway
+        (``Referee.event``). It is the host's part of the goal of one scan + 50 ms."""
+        return min(self.settle_ms, SCAN_MARGIN_MS) if self.scans_in_turn() else self.settle_ms
+
     def drag_wait(self) -> int:
         """How long a piece that may be on its way along a line must rest, after its report,
         before the move is final."""

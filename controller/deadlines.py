@@ -15,6 +15,7 @@ from .hand_rules import takes_only
 from .judging import Judging
 from .messages import side_name
 from .prompts import choice_prompt, removal_prompt, takeback_prompt
+from .scan_guard import brief_stands_only, can_go_on, explain_after, in_turn, mover_move
 from .signatures import Sig, explain
 from .swaps import swap_text, swaps, unswapped
 
@@ -56,13 +57,54 @@ class Deadlines(Judging):
         p = self._pending
         sig = p.sig
         diff_cells = set(hands.diff)
-        # Live events: at most a move and a quick reply merged. After the board was away: the
-        # players may have gone on for a few moves.
-        plies = RESYNC_PLIES if self._resync else 2
+        # Live events: at most a move, a quick reply and a quick reply to that merged (overlapping
+        # hands within one scan of a Millennium board; on a board that scans its squares in turn
+        # a reading that could go on is held for a scan meanwhile, ``controller.scan_guard``).
+        # After the board was away: the players may have gone on for a few moves.
+        plies = RESYNC_PLIES if self._resync else 3
+        reading = None if self._resync else self._reading
+        guard = self._reading_guard() if reading is not None else None
+        if reading is not None and guard is not None:
+            # The next player is at work on top of a reading the mover could extend, on a board
+            # that scans its squares in turn: nothing is worked out before the mover's piece
+            # going on would have been reported (``controller.scan_guard``); then the mover's
+            # move is the reading, or where its piece went on, and the rest is read again. (At
+            # once when the piece went on to where it can go no further: nothing is left to
+            # wait for. Within the guide time: later, a board gone wrong long ago may show
+            # anything.)
+            moved = None if now > guard + game.timing.guide_ms else mover_move(
+                hands, index, self.position, self.identity, reading[0], reading[2], reading[1])
+            if moved is not None and (now >= guard or not can_go_on(index, moved)):
+                self._accept(moved.move, now, accepted, keep=frozenset(hands.touched - moved.cells))
+                return
+            if now < guard:
+                self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=guard, extra=dict(p.extra))
+                return
         seqs = p.extra.get("seqs")
         if seqs is None:
             seqs = explain(self.position, hands.observed, diff_cells, hands.touched, self.identity,
                            strict=True, max_plies=plies)
+            if not seqs and not self._resync and game.timing.scans_in_turn() and self.identity:
+                # A board that scans its squares in turn never reports a piece that stood on a
+                # square for less than a scan (a knight put down and taken on at once): on an
+                # identity board an empty square a piece of the sequence stood on on its way need
+                # not have been seen.
+                seqs = [seq for seq in explain(self.position, hands.observed, diff_cells, hands.touched,
+                                               self.identity, strict=False, max_plies=plies)
+                        if brief_stands_only(hands, seq)]
+            if reading is not None and guard is not None:
+                # The board showed the reading before the next player started: the mover's move
+                # is the reading or goes on from it; a piece taken elsewhere meanwhile is the
+                # mover's next move (a bishop resting on f5, back to e6 after White's reply).
+                mover = reading[0].cells | reading[2]
+                seqs = [seq for seq in seqs if seq[0].changes and {c for c, b, a in seq[0].changes if b != a} <= mover]
+                if not seqs:
+                    seqs = explain_after(self.position, reading[0].move, hands, self.identity)
+            if len(seqs) > 1 and not self._resync:
+                # Moves are made in turn: of several orders, the one whose moves began in the
+                # order the hands began them (on a board that scans its squares in turn, events
+                # more than a scan apart).
+                seqs = in_turn(hands, game.timing.scan_ms, seqs) or seqs
         # Live, a board also half-way through one legal move (a line pushed front first, slowly)
         # or sequences ending in a removal (pieces in the hand) are asked about, not accepted.
         in_hand = (not self._resync and bool(seqs) and half_made(hands, game, index)

@@ -210,8 +210,12 @@ class Referee(Touches):
         if p.extra.get("reply") and p.deadline is not None and ev.t < p.deadline:
             return False  # (the rest of the report that completed the reply: read first)
         short = p.extra.get("short")
-        return ev.down or (not self.timing.scan_ms and short is not None and ev.t >= short
-                           and bool(self._hands.observed[ev.cell]))
+        if ev.down:
+            # On a board that scans its squares in turn a piece put down ends a reading that could
+            # go on only once the mover's piece going on would have been reported
+            # (``controller.scan_guard``): it is read with the reading.
+            return not (self.timing.scans_in_turn() and p.extra.get("extendable"))
+        return not self.timing.scan_ms and short is not None and ev.t >= short and bool(self._hands.observed[ev.cell])
 
     def snapshot(self, readings: list[int], now: int) -> Decision:
         """The whole board as read after a reconnect or a restart. Hidden changes (captures on an

@@ -25,7 +25,7 @@ the events (a piece arrives after it left):
    reading was the move), or the board is one complete legal move plus pieces the next player
    holds (the move is read with them);
 6. nothing fits: once still for ``settle_ms`` (``guide_ms`` while a hand holds a piece some
-   legal move would put down), try a move and a quick reply together (merged events, moves
+   legal move would put down), try a move and quick replies together (merged events, moves
    made while the board was unplugged); failing those, the one legal move the board shows if
    only its placement was reported before its lift (two boards reporting on their own); if the
    board is merely half-way through some legal move, the player is still moving; otherwise
@@ -65,6 +65,7 @@ from .messages import side_name
 from .move_indexes import MoveIndexes
 from .prompts import idle_status
 from .readings import Readings
+from .scan_guard import rest_of_move_in_hand, scan_guard
 from .signatures import EMPTY_SIG, MoveIndex, Shape, Sig
 
 
@@ -192,6 +193,7 @@ class Judging:
                     return
         if (peeled is None and reading is not None and hands.placed and hands.latest not in reading[3]
                 and not (hands.latest in reading[2] and slid_on(hands, game, reading[0]))
+                and not rest_of_move_in_hand(hands, game.timing, reading[0], reading[3])
                 and reply_on_top(hands, game, replies, reading[0], reading[1])
                 and not resting_on_the_way(hands, game, index)):
             # The next player has completed a move on top of the last reading: that reading was
@@ -239,12 +241,27 @@ class Judging:
         once the rest of this report is read: a board reports one scan's changes together, with
         one time, in square order, and the mover's piece going on may come after the reply's
         last placement (then the board is read again)."""
-        self._pending = Pending(PendingKind.MOVE, sig, (shape,), shape.cells, deadline=self._hands.last_t + 1,
+        deadline = self._hands.last_t + 1
+        reading = self._reading
+        going_on = (reading[2] if reading is not None and reading[0] is shape
+                    else self._moves.current.drag_cells(shape.move))
+        # A reading that could go on waits for the mover's piece going on to be reported.
+        guard = scan_guard(self._hands, self._game.timing, shape.cells, going_on, since)
+        if guard is not None:
+            deadline = max(deadline, guard)
+        self._pending = Pending(PendingKind.MOVE, sig, (shape,), shape.cells, deadline=deadline,
                                  extra={"since": since, "rest": frozenset(), "reply": True})
         text = self.position.move_text(shape.move)
         side = side_name(self.variant, self.position.side)
         self._status = Status(StatusKind.MOVING, f"{side} moving: {text} (provisional)",
                               cells=tuple(sorted(self._hands.diff)), provisional=(text,))
+
+    def _reading_guard(self) -> int | None:
+        """When the reading shown may end through the next player's hand (``scan_guard``)."""
+        reading = self._reading
+        if reading is None:
+            return None
+        return scan_guard(self._hands, self._game.timing, reading[0].cells, reading[2], reading[1])
 
     def _set_match(self, sig: Sig, shapes: list[Shape], index: MoveIndex,
                    rest: frozenset[int] = frozenset()) -> None:
@@ -292,7 +309,7 @@ class Judging:
             # time under one scan is reported there for exactly one scan (until the scan comes
             # round again), and the gap to a castling's second piece may grow by up to one scan.
             drag_wait = t.drag_wait()
-            wait = t.prefix_ms + t.scan_ms if ext else drag_wait if drag else t.settle_ms
+            wait = t.prefix_ms + t.scan_ms if ext else drag_wait if drag else t.settle_wait()
             # Timed from the mover's last event: the next player lifting a piece meanwhile
             # (``rest``) says nothing about whether the mover is done.
             own = [self._hands.cell_t[c] for c in self._hands.touched - rest if c in self._hands.cell_t]
@@ -334,6 +351,12 @@ class Judging:
                 since = self._shown.get(id(shape))
             if since is None:
                 since = self._shown[id(shape)] = self._hands.last_t
+            guard = scan_guard(self._hands, t, shape.cells, drag | ext, since) if rest else None
+            if guard is not None:
+                # The next player's hand on a man ends the reading only once the mover's piece
+                # going on would have been reported (``controller.scan_guard``).
+                deadline = max(deadline, guard)
+                short = None if short is None else max(short, guard)
             involved = shape.cells | ext | drag | crossed
             if (self._hands.placed and self._hands.latest not in involved and self._hands.latest in self._hands.touched
                     and not t.scan_ms):
@@ -344,7 +367,7 @@ class Judging:
                 deadline = self._hands.last_t
             self._pending = Pending(PendingKind.MOVE, sig, (shape,), involved, deadline=deadline,
                                      extra={"since": since if since is not None else self._hands.last_t,
-                                            "rest": rest, "short": short})
+                                            "rest": rest, "short": short, "extendable": bool(drag or ext)})
             self._reading = (shape, self._pending.extra["since"], drag | ext, ext)
             text = self.position.move_text(move)
             self._status = Status(StatusKind.MOVING, f"{to_move} moving: {text} (provisional)", cells=cells,

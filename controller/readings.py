@@ -66,6 +66,12 @@ class Readings:
         cell_t = self.cell_t
         return {c for c in self.touched if cell_t.get(c, t) > t}
 
+    def first_since(self, cell: int, t: int) -> int:
+        """The time of the first event on ``cell`` after ``t`` that is still known: its first
+        lift since the last final move, else its latest event."""
+        lifted = self.lifted_t.get(cell)
+        return lifted if lifted is not None and lifted > t else self.cell_t.get(cell, self.last_t)
+
     def before(self, a: int, b: int, scan_ms: int) -> bool:
         """Whether the latest event on cell ``a`` came before the latest on cell ``b``. A board
         that scans its squares in turn (``scan_ms``) reports one scan's changes in square order:

@@ -155,9 +155,9 @@ def test_millennium_lights_the_corners_of_a_square() -> None:
             assert link.wait_connected(TIMEOUT)
             assert link.hello is not None and link.hello.lights
             # Every change reported by the scan that sees it, 41 ms scans; the referee's drag
-            # wait follows them: two scans and a margin.
+            # wait follows them: a quick drag's rest (150 ms), one scan and a margin.
             assert board.settings[0x02] == 3 and board.settings[0x01] == 20
-            assert link.hello.drag_ms == 117
+            assert link.hello.drag_ms == 201
             link.set_leds([0], "blink")  # a1: wire square 56, corners at LEDs 8, 9, 17, 18 (1-based 9, 10, 18, 19)
             link.ping()
             # What the board had before (its defaults: every scan reported) was read first, and

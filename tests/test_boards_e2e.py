@@ -96,7 +96,7 @@ def test_fast_replies_on_a_board_turned_round(tmp_path: Path, kind: str) -> None
     referee), on a board standing the wrong way round: the driver sees it from the start
     position. A recapture waits 250 ms after the capturing piece was put down (a quick human):
     a piece that stands on a square for less than one DGT scan is never seen by that board, and
-    one standing less than the Millennium's drag wait (117 ms) may be read as a slide."""
+    one standing less than the Millennium's drag wait (201 ms) may be read as a slide."""
     moves = historical_game(5)[:30]
     style = Style(capture="victim", castle="king", identity=True, think_ms=0, reaction_ms=250, hand_ms=60)
     _board, _run, lines = play_through_service(tmp_path, kind, moves, style, ahead=2, turned=True)

@@ -93,6 +93,7 @@ class BoardEmulator(PtyBoard[float]):
         self._actions = 0
         self._wake_at = 0.0
         self._wait_host = True
+        self._at_square: int | None = None
         self._hand: list[str | None] = []
         self._paused_until = 0.0
         self._corrupt_next = False
@@ -104,13 +105,18 @@ class BoardEmulator(PtyBoard[float]):
 
     # -- life cycle: path, start, stop, play (PtyBoard's) ----------------------------------------------
     # -- the script -----------------------------------------------------------------------------------
-    def start_script(self, script: str | Sequence[Command], wait_for_host: bool = True) -> None:
+    def start_script(self, script: str | Sequence[Command], wait_for_host: bool = True,
+                     at_square: int | None = None) -> None:
+        """``at_square``: start when the scan next reaches this square (wire number, a8 = 0) on
+        a board that scans its squares in turn, so that a test knows which change of a scan the
+        board reports first."""
         commands = parse_script(script, self.variant) if isinstance(script, str) else list(script)
         with self._lock:
             self.check_script(commands)
             self._script = commands
             self._cursor = 0
             self._wait_host = wait_for_host
+            self._at_square = at_square
             self._wake_at = 0.0
             self.done.clear()
 
@@ -164,6 +170,11 @@ class BoardEmulator(PtyBoard[float]):
             if not self.host_ready.is_set():
                 return
             self._wait_host = False
+            self._wake_at = now
+        if self._at_square is not None:
+            if not self._scan_reached(self._at_square):
+                return
+            self._at_square = None
             self._wake_at = now
         while now >= self._wake_at:
             if self._cursor >= len(self._script):
@@ -252,6 +263,10 @@ class BoardEmulator(PtyBoard[float]):
 
     def _scan(self, now: float) -> None:
         raise NotImplementedError
+
+    def _scan_reached(self, square: int) -> bool:
+        """Whether the scan has just reached ``square`` (a board that scans its squares in turn)."""
+        return True
 
     def _damage(self, data: bytes) -> bytes:
         raise NotImplementedError

@@ -42,9 +42,13 @@ log = logging.getLogger(__name__)
 
 #: Pattern -> LED bits (one bit per time slot, b7 first).
 PATTERN_BITS = {"on": 0xFF, "blink": 0xF0, "fast": 0xAA}
-#: Beyond two scans; with the host's own time to read and decide the move is final within two
-#: scans and 50 ms of the board's report (the goal).
-DRAG_MARGIN_MS = 35
+#: The longest rest of a dragged piece on a square it crosses that is read as the slide going
+#: on once the next player's hand is at work: a quick drag (docs/controller.md; the hand model's
+#: quick drags rest up to 150 ms, ``tests/hand_model.py``).
+QUICK_REST_MS = 150
+#: Beyond that rest and one scan: the reader's and the line's part (a report takes 17 ms on the
+#: line, but both reports of a rest alike).
+DRAG_MARGIN_MS = 10
 SLOT = 0x0F  # 15 x 4.096 ms = 61 ms per slot: "blink" is 4 slots on, 4 off (about 2 Hz)
 
 
@@ -58,8 +62,8 @@ class MillenniumDriver(BoardDriver):
         ``auto_report``: 3 (every change, as soon as a scan sees it) or 4..7 (a change seen by
         2..5 scans in a row). The default, 3, is the makers' advice for quick play (the host
         does the debouncing): a piece going on from a square is reported within one scan, so
-        the referee can tell a piece at rest from one pausing on its way two scans after its
-        report (``drag_ms`` in the hello). A board debouncing for two scans would report a
+        the referee can tell a piece at rest from one pausing on its way one scan and a quick
+        drag's rest after its report (``drag_ms`` in the hello). A board debouncing for two scans would report a
         change two to three scans late, and a piece pausing on its way only once it had stood
         still again somewhere, however long its slide went on."""
         super().__init__(url, **options)
@@ -81,15 +85,17 @@ class MillenniumDriver(BoardDriver):
 
     @property
     def drag_ms(self) -> int:
-        """The referee's drag wait on this board. A piece that goes on is reported gone by the
-        first scan after it left, as its arrival was by the first after it came: with no news
-        two scans and the margin after the arrival's report, it has rested at least one scan and
-        the margin (76 ms at the default scan). A shorter pause on the way is always seen ending,
-        one up to three scans and the margin sometimes, by where in the scans it falls. (The
-        17 ms a report takes on the line delays both reports alike.)"""
+        """The referee's drag wait on this board: a rest on a crossed square up to
+        ``QUICK_REST_MS`` and one scan, and the margin (201 ms at the default 41 ms scan). The
+        board reports a piece's arrival by the first scan after it came and its leaving by the
+        first scan after it left, so a rest is reported up to one scan longer than it was: a
+        quick drag resting 93 ms can be reported as 123 ms, which the two scans and 35 ms asked
+        for before (117 ms) read as a move to that square once the next player's hand was on a
+        man. Only moves that could slide on wait it; those that cannot are final at the
+        referee's ``settle_ms``, within the goal of two scans + 50 ms."""
         if self.auto_report != M.AUTO_ON_CHANGE:
             return 0  # a debounced report says nothing so soon: the referee's own wait
-        return round(2 * self.scan_ms + DRAG_MARGIN_MS)
+        return round(QUICK_REST_MS + self.scan_ms + DRAG_MARGIN_MS)
 
     def _wanted(self) -> dict[int, int]:
         return {M.SETTING_SCAN_TIME: self.scan_time, M.SETTING_AUTO_REPORT: self.auto_report}

@@ -1,0 +1,140 @@
+"""When the next player's hand may end a reading that could go on, on a board that scans its
+squares in turn (``Timing.scan_ms``: a DGT board), and how the board is read when more moves
+came meanwhile.
+
+Such a board reports a square when its scan reaches it (a full scan 200-250 ms), so the next
+player's hand can be reported before the mover's piece going on from the square it paused on,
+whenever that hand's square comes first in the scan: a slide resting on e2 that goes on to f3
+just as Black lifts b8 is reported b8 first, then f3 and e2 up to a scan later. But had the piece
+left its square before the next player's first event, the scan reached that square within one
+scan of that event and reported it there. So a reading that could go on ends, through the next
+player's hand, only one scan (and ``SCAN_MARGIN_MS``) after the report of the next player's
+first event (issue 23: hesitant slides were read short on the emulated DGT board). A move that
+cannot be extended is not held.
+
+Meanwhile the next player's hand goes on (a piece resting on its way, a whole move): once the
+wait is over, ``mover_move`` reads the mover's move from the cells the reading's piece could
+reach alone, and the rest of the board is read again as the next player's.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from engine import Move, Position
+
+from .core_types import SCAN_MARGIN_MS, Timing
+from .readings import Readings
+from .signatures import MoveIndex, Shape, explain, looks, seen
+
+
+def next_player_started(hands: Readings, cells: frozenset[int], going_on: frozenset[int], since: int) -> int | None:
+    """When the next player's first event on the board came: the earliest event on a cell
+    outside the reading (``cells``, and ``going_on``: where its piece may still go) that differs
+    from the game, or was handled after the board first showed the reading (``since``). None
+    if there is none."""
+    outside = cells | going_on
+    lifted = set(hands.diff) - outside
+    later = hands.since(since) - outside - lifted
+    times = [hands.first_since(c, -1) for c in lifted] + [hands.first_since(c, since) for c in later]
+    return min(times) if times else None
+
+
+def scan_guard(hands: Readings, timing: Timing, cells: frozenset[int], going_on: frozenset[int],
+               since: int) -> int | None:
+    """When a reading that may still go on (``going_on`` not empty) is final through the next
+    player's hand on a board that scans its squares in turn; None when nothing holds it (not
+    such a board, a reading that cannot go on, no next player's event yet)."""
+    if not timing.scans_in_turn() or not going_on:
+        return None
+    first = next_player_started(hands, cells, going_on, since)
+    return None if first is None else first + timing.scan_ms + SCAN_MARGIN_MS
+
+
+def rest_of_move_in_hand(hands: Readings, timing: Timing, shape: Shape, ext: frozenset[int]) -> bool:
+    """On a board that scans its squares in turn: the reading's piece is lifted again from where
+    it stands (it may be going on), or a man of the bigger move the reading may be the first
+    half of (``ext``: a castling's king) is lifted. The next player's piece put down meanwhile
+    may be reported before that man's landing (a castling's king put on g1 as Black puts a pawn
+    down on d6: d6 comes first in the scan; a rook resting on c2 goes on to c4 as Black's rook
+    goes down on b8), so it does not make the reading the move: the mover's hand is still at
+    work, and where the piece lands decides."""
+    if not timing.scans_in_turn():
+        return False
+    landed = {d for s, d in shape.move.relocations if s != d}
+    return (any(not hands.observed[d] for d in landed)
+            or any(hands.diff.get(c) == 0 and hands.expected[c] for c in ext))
+
+
+def mover_move(hands: Readings, index: MoveIndex, position: Position, identity: bool, shape: Shape,
+               going_on: frozenset[int], since: int) -> Shape | None:
+    """The mover's move as the board shows it once the reading ``shape`` (shown first at
+    ``since``) is final through the next player's hand: the reading, or the legal move to where
+    its piece went on (among the cells ``going_on``), read from the board's differences on those
+    cells alone (the rest is the next player's, read afterwards). None unless exactly one fits,
+    and none while a man of the mover's was off its cell or (on an identity board) put down
+    elsewhere before the next player started: then the mover did more than that move (a rook
+    lifted before the bishop's move shown, in a flurry of four). (After, it is the mover's next
+    move, made on top of the reply.)"""
+    cells = shape.cells | going_on
+    started = next_player_started(hands, cells, going_on, since)
+    side, board, variant = position.side, position.board, position.variant
+    for c, v in hands.diff.items():
+        if c in cells or (started is not None and hands.first_since(c, -1) > started):
+            continue
+        if board[c] and variant.side_of(board[c]) == side and v != hands.expected[c]:
+            return None
+        if identity and v > 0 and variant.side_of(v) == side:
+            return None
+    sig = frozenset((c, v) for c, v in hands.diff.items() if c in cells)
+    found = [s for s in index.match(sig, hands.touched & cells) if s.cells <= cells]
+    return found[0] if len(found) == 1 else None
+
+
+def can_go_on(index: MoveIndex, shape: Shape) -> bool:
+    """Whether the mover could still extend the move ``shape`` reads: its piece slide on, or
+    the move be the first half of a bigger one."""
+    move = shape.move
+    return bool(index.drag_cells(move) or (shape.sig and index.extension_cells(shape.sig, shape.cells))
+                or index.continuation_cells(move, shape.cells))
+
+
+def in_turn(hands: Readings, scan_ms: int, seqs: list[tuple[Move, ...]]) -> list[tuple[Move, ...]]:
+    """Of several sequences of moves that explain the board, those whose moves began in turn:
+    each move's first event (the earliest on the cells it lifts its pieces from) no later than the next
+    one's, give or take one scan (a board that scans its squares in turn reports a scan's
+    changes in square order). A move whose first event came more than that after a later
+    move's began was not made before it (seen: a king's castling on g1 reported 600 ms before
+    the pawn of the move read as made first)."""
+
+    def began(move: Move) -> int:
+        # (A move begins where its pieces are lifted: a cell it lands on may have been handled
+        # before, by the move before.)
+        cells = {s for s, d in move.relocations if s != d} or {c for c, b, a in move.changes if b != a}
+        return min((hands.first_since(c, -1) for c in cells if c in hands.cell_t), default=hands.last_t)
+
+    return [seq for seq in seqs if all(began(a) <= began(b) + scan_ms for a, b in pairwise(seq))]
+
+
+def brief_stands_only(hands: Readings, seq: tuple[Move, ...]) -> bool:
+    """Every cell ``seq`` changes that the board never reported (not handled, and as it was)
+    was empty: a piece stood there on its way for less than a scan (a knight put down on f5
+    and taken on to g3 at once), which a board that scans its squares in turn never reports.
+    A man that was there and is there again (taken, and another put back) is no such stand."""
+    changed = {c for move in seq for c, b, a in move.changes if b != a}
+    return all(not hands.expected[c] for c in changed - set(hands.diff) - hands.touched)
+
+
+def explain_after(position: Position, move: Move, hands: Readings, identity: bool) -> list[tuple[Move, ...]]:
+    """``move`` (the reading shown) followed by up to two more moves that leave the board as it
+    reads (every cell they change handled), or nothing."""
+    look = looks(position.variant) if identity else None
+    position.push(move)
+    try:
+        board = position.board
+        diff = {c for c, v in enumerate(hands.observed) if v != seen(board[c], identity, look)}
+        found = explain(position, hands.observed, diff, hands.touched, identity, strict=True,
+                        max_plies=2) if diff else []
+    finally:
+        position.pop()
+    return [(move, *seq) for seq in found]

@@ -1,0 +1,89 @@
+"""What a board that scans its squares in turn (a DGT board) reports while the referee holds a
+reading that could go on for one scan after the next player's first report
+(``controller/scan_guard.py``; docs/controller.md, "Boards that scan their squares in turn").
+
+Each case is a stretch of sensor events the emulated DGT board reported in the hand-model bench
+(``bench/latency.py --boards dgt --dump DIR``, replayed with ``bench/replay_events.py``), at the
+times the service gave them, from the position before it."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.core_types import StatusKind, Timing
+from tests.test_controller_inference import DGT, play_timed, texts
+
+CASES = {
+    # White's rook rests on c2 on its way to c4, goes on as Black's rook goes down on b8, then
+    # on to h4 as White's next move: c4 stood under a scan and was never reported, so the rook
+    # lifted from c2 is no reply's end (it was read c1c2, and h4 was out of reach).
+    "the reading's piece lifted again lands where the reading cannot have been the move": (
+        "r3r2k/bpp2pp1/p1n1q2p/3RP3/P7/B4N1P/5PP1/2RQ2K1 w - - 1 24",
+        [(39799, "c1", False, ""), (39991, "c2", True, "R"), (41311, "c2", False, ""), (41361, "a8", False, ""),
+         (41583, "b8", True, "r"), (41704, "e4", True, "R"), (41924, "e4", False, ""), (41930, "g4", True, "R"),
+         (42152, "g4", False, ""), (42158, "h4", True, "R")],
+        ["c1c4", "a8b8", "c4h4"]),
+    # Castling king first, Black's pawn and White's next pawn move reported before the rook on
+    # f1: two orders explain the board; the king came 600 ms before d2 was lifted.
+    "of several orders the one the moves began in": (
+        "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/2P2N2/P2P1PPP/RNBQK2R w KQkq - 1 6",
+        [(9225, "e1", False, ""), (9233, "g1", True, "K"), (9677, "h1", False, ""), (9717, "d7", False, ""),
+         (9745, "d6", True, "p"), (9855, "d2", False, ""), (9891, "f1", True, "R"), (10020, "d4", True, "P"),
+         (10216, "e5", False, ""), (10240, "d4", False, ""), (10459, "d4", True, "p")],
+        ["e1g1", "d7d6", "d2d4", "e5d4"]),
+    # Black's knight stood on f5 for 70 ms on its way to g3, White's bishop went d2-c3 between:
+    # f5 was never reported.
+    "a piece that stood on an empty square under a scan": (
+        "r6r/1p2nB2/p1n1P2p/2k3p1/5p1P/8/PPPBK1P1/R6R b - - 0 20",
+        [(23571, "e7", False, ""), (23706, "d2", False, ""), (23895, "c3", True, "B"), (24129, "g3", True, "n")],
+        ["e7f5", "d2c3", "f5g3"]),
+    # The bishop rests on f5 (its move), White's queen goes d1-b3 and Black's bishop back to e6
+    # as Black's next move within the scan: c8e6 and d1b3 explain the board in two moves, but
+    # the board showed c8f5 before White started.
+    "the mover's move is the reading or goes on from it": (
+        "r1bqr3/bpp2ppk/p1n4p/3NP3/P7/B4N1P/5PP1/2RQ1RK1 b - - 0 18",
+        [(32567, "c8", False, ""), (32597, "d7", True, "b"), (32818, "d7", False, ""), (32848, "e6", True, "b"),
+         (33948, "e6", False, ""), (33984, "f5", True, "b"), (34742, "d1", False, ""), (34859, "f5", False, ""),
+         (34910, "b3", True, "Q"), (35048, "e6", True, "b")],
+        ["c8f5", "d1b3", "f5e6"]),
+    # Rook-first castling: the king is lifted as Black's pawn goes d7-d6, and d6 is reported
+    # before g1: the king in the hand keeps the castling open (it was read h1f1).
+    "a castling's king in the hand": (
+        "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/2P2N2/P2P1PPP/RNBQK2R w KQkq - 1 6",
+        [(8570, "f1", True, "R"), (8577, "h1", False, ""), (8618, "d7", False, ""), (8787, "e1", False, ""),
+         (8866, "d6", True, "p"), (9014, "g1", True, "K")],
+        ["e1g1", "d7d6"]),
+}
+
+
+#: Four moves within 300 ms: White's rook f1-e1, Black's a7-a6, White's bishop e3-c1 (resting
+#: on d2), Black's c6-e7, the rook's lift reported before the bishop's move was shown. Three
+#: moves worked out together cannot read it; the bishop's move is no move of White's alone.
+FOUR_MOVES = ("r4r1k/ppp3p1/2nbbq1p/3n1p2/3P4/P1N1BN2/1PQ1BPPP/3R1RK1 w - - 1 15",
+              [(20643, "f1", False, ""), (20964, "a7", False, ""), (21025, "e3", False, ""), (21049, "d2", True, "B"),
+               (21073, "c1", True, "B"), (21079, "e1", True, "R"), (21135, "e7", True, "n"), (21149, "a6", True, "p"),
+               (21155, "c6", False, ""), (21269, "d2", False, "")])
+
+
+@pytest.mark.parametrize("scan_ms", [DGT.scan_ms, 221], ids=["scan-not-learnt", "scan-learnt"])
+def test_a_held_reading_is_no_move_while_the_movers_other_man_is_off(scan_ms: int) -> None:
+    # (It was made final as e3c1 once the wait was over: the move read from the bishop's cells.)
+    fen, events = FOUR_MOVES
+    core = play_timed(events, fen, timing=Timing(scan_ms=scan_ms))
+    assert texts(core) == [] and core.status.kind == StatusKind.FIX
+
+
+@pytest.mark.parametrize("scan_ms", [DGT.scan_ms, 221], ids=["scan-not-learnt", "scan-learnt"])
+@pytest.mark.parametrize("case", CASES)
+def test_a_dgt_boards_reports_while_a_slide_is_held(case: str, scan_ms: int) -> None:
+    fen, events, moves = CASES[case]
+    assert texts(play_timed(events, fen, timing=Timing(scan_ms=scan_ms))) == moves
+
+
+@pytest.mark.parametrize("scan_ms", [0, 2])
+def test_a_board_whose_events_come_in_the_hands_order_is_not_held(scan_ms: int) -> None:
+    # On a board whose scan is no longer than settle_ms (ours declares 2 ms) the events come in
+    # the order the hands made them: Black's rook down on b8 while White's rook rested on c2
+    # makes c1c2 the move, and the rook lifted afterwards is White's next move.
+    fen, events, _moves = CASES["the reading's piece lifted again lands where the reading cannot have been the move"]
+    assert texts(play_timed(events, fen, timing=Timing(scan_ms=scan_ms))) == ["c1c2", "a8b8"]
