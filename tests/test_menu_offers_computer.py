@@ -21,7 +21,7 @@ from controller.event_scripts import placement_game
 from controller.service import Service
 from controller.store import GameStore
 from engine import format_fen
-from tests.test_operator_menu import Screen
+from tests.menu_screen import Screen
 
 CHESS = engine.find_variant("chess")
 MATH = engine.find_variant("mathematichess")
