@@ -10,8 +10,8 @@ from controller.event_scripts import Style
 from firmware_bridge.boards import dgt_codec as D
 from firmware_bridge.boards.emulators import DgtEmulator
 from tests.emulated_boards import eventually
+from tests.emulated_games import play_through_service
 from tests.pty_games import TIMEOUT, Run
-from tests.test_boards_e2e import play_through_service
 
 
 def test_the_service_shows_its_clock_and_the_last_move_on_the_boards_dgt_3000(tmp_path: Path) -> None:

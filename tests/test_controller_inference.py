@@ -15,30 +15,15 @@ from controller.inference import SCAN_MARGIN_MS, Event, Referee, Timing
 from controller.replay import Replayer
 from firmware_bridge.boards.millennium import MillenniumDriver
 from firmware_bridge.script import parse_script
+from tests.core_scripts import DGT, play, play_timed, texts
 
 CHESS = engine.find_variant("chess")
 T = Timing()
 
 
-def play(script: str, fen: str | None = None, variant=CHESS, identity: bool = False,
-         settle: bool = True) -> Replayer:
-    pos = engine.parse_fen(variant, fen) if fen else engine.start_position(variant)
-    r = Replayer(pos, identity=identity)
-    for command in parse_script(script, variant):
-        r.feed(command)
-    if settle:
-        r.settle()
-    return r
-
-
 def accepted_at(r: Replayer) -> list[tuple[int, str]]:
     pos = r.core.position
     return [(t, pos.move_text(m)) for t, d in r.log.decisions for m in d.accepted]
-
-
-def told(r: Replayer) -> list[str]:
-    """Every distinct status message, in order."""
-    return [s.message for _t, s in r.log.statuses()]
 
 
 def cell(name: str) -> int:
@@ -578,36 +563,6 @@ def test_a_reply_on_the_line_of_a_slider_still_standing_is_the_reply() -> None:
 
 
 # -- a board that scans its squares in turn (DGT: a full scan 200-250 ms) --------------------------------
-DGT = Timing(scan_ms=250)
-
-
-def play_timed(events: list[tuple[int, str, bool, str]], fen: str | None = None, timing: Timing = DGT,
-               variant=CHESS, identity: bool = True) -> Referee:
-    """Events at exact times (``(t, cell, placed, piece)``), ticking the core at its deadlines on
-    the way, as the service does."""
-    pos = engine.parse_fen(variant, fen) if fen else engine.start_position(variant)
-    core = Referee(pos, identity=identity, timing=timing)
-    for t, name, placed, piece in events:
-        while (d := core.deadline) is not None and d <= t:
-            core.tick(d)
-        core.event(Event(variant.geometry.index(name), placed, t, variant.parse_symbol(piece) if piece else 0))
-    for _ in range(20):  # (a deadline may fall due at once again: a move read after the one before)
-        if (d := core.deadline) is None:
-            break
-        core.tick(d)
-    return core
-
-
-def texts(core: Referee) -> list[str]:
-    pos = core.position.copy()
-    moves = list(pos.move_stack)
-    for _ in moves:
-        pos.pop()
-    out = []
-    for m in moves:
-        out.append(pos.move_text(m))
-        pos.push(m)
-    return out
 
 
 def test_a_scanning_board_reports_the_knights_new_square_before_its_old_one() -> None:

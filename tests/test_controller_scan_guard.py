@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from controller.core_types import StatusKind, Timing
-from tests.test_controller_inference import DGT, play_timed, texts
+from tests.core_scripts import DGT, play_timed, texts
 
 CASES = {
     # White's rook rests on c2 on its way to c4, goes on as Black's rook goes down on b8, then

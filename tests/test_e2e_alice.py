@@ -25,8 +25,8 @@ from firmware_bridge.board_set import BoardSet
 from firmware_bridge.boards.emulators import EMULATORS
 from tests.child import Child, chessery_env
 from tests.demo_game_runs import MAKER_HANDS, play_demo_through_pty, run_demo_without_a_port
+from tests.emulated_games import play_through_service
 from tests.pty_games import REPO, TIMEOUT, Run, read_game, replay_stream
-from tests.test_boards_e2e import play_through_service
 
 ALICE = engine.find_variant("alice")
 MOVES = list(DEMO_GAMES["alice"])

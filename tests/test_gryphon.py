@@ -16,8 +16,8 @@ from controller.core_types import StatusKind
 from controller.demo_games import DEMO_GAMES
 from controller.swaps import swap_text
 from engine import parse_fen, start_position
+from tests.core_scripts import play, told
 from tests.demo_game_runs import played_demo
-from tests.test_controller_inference import play, told
 
 GRYPHONS = ("gryphon", "gryphon-circular", "gryphon-simple")
 

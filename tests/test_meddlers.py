@@ -31,8 +31,8 @@ from engine import parse_fen, start_position
 from engine.errors import PositionError
 from engine.perft import perft
 from tests.child import REPO
+from tests.core_scripts import play
 from tests.demo_game_runs import played_demo
-from tests.test_controller_inference import play
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
