@@ -1,17 +1,25 @@
 """The operator menu's screen for the tests: a real (headless) pygame window that the test
-thread runs and taps, as a player's finger would, on the buttons the screen shows."""
+thread runs and taps, as a player's finger would, on the buttons the screen shows; a service
+resuming a stored game against the computer, with its screen (``resume_against_the_computer``)."""
 
 from __future__ import annotations
 
+import io
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pygame
 
+import engine
+from controller.board_map import SensorMap
+from controller.config import Config, GpioConfig
 from controller.service import Service, Touch
+from controller.store import GameStore
 from display.render import Layout
 from display.view import View
 from display.window import Window
+from engine import format_fen
 
 TIMEOUT = 20.0
 
@@ -79,3 +87,18 @@ def type_name(screen: Screen, name: str) -> None:
     for ch in name.upper():
         screen.tap("Space" if ch == " " else ch)
     screen.tap("OK")
+
+
+def resume_against_the_computer(tmp_path: Path, variant: engine.Variant, moves: list[str],
+           go: str) -> tuple[Service, GameStore, Screen, int]:
+    """A service resuming a game of ``moves``, Black played by the computer (``go``: its search)."""
+    store = GameStore(tmp_path / "games.sqlite3")
+    game = store.new_game(variant.name, format_fen(engine.start_position(variant)))
+    store.record(game, 0, moves)
+    store.commit()
+    config = Config(gpio=GpioConfig(enabled=False), players=(("black", "computer"),), engine_go=go)
+    service = Service(config, variant, store, SensorMap(variant), out=io.StringIO(), err=io.StringIO())
+    screen = Screen(service, (800, 480))
+    service.start()
+    screen.pump(lambda: service.session.phase == "play", "the game resumed")
+    return service, store, screen, game

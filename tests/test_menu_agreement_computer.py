@@ -7,20 +7,17 @@ stored; else it declines, the screen says so and the game goes on."""
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import engine
 from controller.agreement_offer import Result, judge
-from controller.board_map import SensorMap
-from controller.config import Config, GpioConfig
 from controller.event_scripts import placement_game
 from controller.service import Service
 from controller.store import GameStore
-from engine import Position, format_fen
+from engine import Position
 from engine.search import Limits, Searcher
 from engine.search.alphabeta import Info
-from tests.menu_screen import Screen
+from tests.menu_screen import Screen, resume_against_the_computer
 
 MATH = engine.find_variant("mathematichess")
 GO = "go depth 1"
@@ -48,16 +45,8 @@ def engine_info(pos: Position) -> list[str]:
 def offer(tmp_path: Path, pos: Position) -> tuple[Service, GameStore, Screen, int]:
     """A service resuming the game that led to ``pos``, black played by the computer; the
     operator offers to end it by agreement."""
-    store = GameStore(tmp_path / "games.sqlite3")
-    start = engine.start_position(MATH)
-    game = store.new_game(MATH.name, format_fen(start))
-    store.record(game, 0, [pos.move_text(m) for m in pos.move_stack])
-    store.commit()
-    config = Config(gpio=GpioConfig(enabled=False), players=(("black", "computer"),), engine_go=GO)
-    service = Service(config, MATH, store, SensorMap(MATH), out=io.StringIO(), err=io.StringIO())
-    screen = Screen(service, (800, 480))
-    service.start()
-    screen.pump(lambda: service.session.phase == "play", "the game resumed")
+    moves = [pos.move_text(m) for m in pos.move_stack]
+    service, store, screen, game = resume_against_the_computer(tmp_path, MATH, moves, GO)
     screen.tap("Menu")
     screen.tap("End by agreement")
     return service, store, screen, game

@@ -11,35 +11,14 @@ computer our own engine in its own process (controller/service/offers.py).
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import engine
-from controller.board_map import SensorMap
-from controller.config import Config, GpioConfig
 from controller.event_scripts import placement_game
-from controller.service import Service
-from controller.store import GameStore
-from engine import format_fen
-from tests.menu_screen import Screen
+from tests.menu_screen import Screen, resume_against_the_computer
 
 CHESS = engine.find_variant("chess")
 MATH = engine.find_variant("mathematichess")
-
-
-def resume(tmp_path: Path, variant: engine.Variant, moves: list[str],
-           go: str) -> tuple[Service, GameStore, Screen, int]:
-    """A service resuming a game of ``moves``, Black played by the computer (``go``: its search)."""
-    store = GameStore(tmp_path / "games.sqlite3")
-    game = store.new_game(variant.name, format_fen(engine.start_position(variant)))
-    store.record(game, 0, moves)
-    store.commit()
-    config = Config(gpio=GpioConfig(enabled=False), players=(("black", "computer"),), engine_go=go)
-    service = Service(config, variant, store, SensorMap(variant), out=io.StringIO(), err=io.StringIO())
-    screen = Screen(service, (800, 480))
-    service.start()
-    screen.pump(lambda: service.session.phase == "play", "the game resumed")
-    return service, store, screen, game
 
 
 def offer_draw(screen: Screen) -> list[str]:
@@ -57,7 +36,7 @@ def screen_says(screen: Screen, words: str) -> bool:
 
 def test_the_computer_a_queen_down_accepts_a_draw(tmp_path: Path) -> None:
     moves = ["e2e4", "e7e5", "g1f3", "d8h4", "f3h4", "b8c6"]  # Black's queen lost; White to move
-    service, store, screen, game = resume(tmp_path, CHESS, moves, "go depth 2")
+    service, store, screen, game = resume_against_the_computer(tmp_path, CHESS, moves, "go depth 2")
     try:
         buttons = offer_draw(screen)
         screen.pump(lambda: service.session.phase == "over", "the game ended in a draw")
@@ -76,7 +55,7 @@ def test_the_computer_a_queen_down_accepts_a_draw(tmp_path: Path) -> None:
 
 def test_the_computer_a_queen_up_declines_a_draw(tmp_path: Path) -> None:
     moves = ["e2e4", "e7e5", "d1h5", "b8c6", "h5f7", "e8f7"]  # White's queen lost; White to move
-    service, store, screen, game = resume(tmp_path, CHESS, moves, "go depth 2")
+    service, store, screen, game = resume_against_the_computer(tmp_path, CHESS, moves, "go depth 2")
     try:
         offer_draw(screen)
         screen.pump(lambda: "declines the draw" in service.opponents.offers.line, "the computer's answer")
@@ -101,7 +80,7 @@ def test_only_the_computer_says_yes_to_an_agreement(tmp_path: Path) -> None:
         moves.append(text)
         if not MATH.rules.agreement.agreement_refusal(pos) and pos.side == 0:  # type: ignore[union-attr]
             break
-    service, store, screen, game = resume(tmp_path, MATH, moves, "go infinite")
+    service, store, screen, game = resume_against_the_computer(tmp_path, MATH, moves, "go infinite")
     try:
         screen.tap("Menu")
         screen.tap("End by agreement")
