@@ -201,10 +201,14 @@ class Opponents:
             elif player.kind is PlayerKind.REMOTE:
                 guide = self._remote(pos.side, player.board)
         self.guide = guide
+        # Sides whose moves come from elsewhere: of moves read at once (the board was away), they
+        # get none but the one chosen. (An engine that failed: its moves are made by hand.)
+        elsewhere = frozenset(side for side, p in self.players.items() if p.kind is PlayerKind.REMOTE
+                              or (p.is_engine and self.turns is not None and self.turns.state is not TurnState.FAILED))
         if guide is None or not guide.waits:
-            session.core.expect(None)
+            session.core.expect(None, elsewhere)
         else:
-            session.core.expect(() if guide.move is None else (guide.move,))
+            session.core.expect(() if guide.move is None else (guide.move,), elsewhere)
         if service.clock is not None:
             service.clock.guide_pause(session, guide is not None and guide.move is not None, service.now())
         if guide is not None and guide.move is not None and self._announced != (guide.plies, guide.text):
