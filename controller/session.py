@@ -20,6 +20,7 @@ dropped.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -56,8 +57,11 @@ AGREE = Option("agree", "End the game by agreement")
 
 class Session:
     def __init__(self, variant: Variant, store: GameStore, *, identity: bool = False, timing: Timing | None = None,
-                 now: int = 0, resume: bool = True, fen: str | None = None) -> None:
-        """``fen``: the position new games start from (default: the variant's start)."""
+                 now: int = 0, resume: bool = True, fen: str | None = None,
+                 computer_answers: Callable[[], bool] = lambda: False) -> None:
+        """``fen``: the position new games start from (default: the variant's start).
+        ``computer_answers()``: whether an engine plays the other side of an ending by agreement
+        and answers the question (asked when the question is put: the players may change)."""
         self.variant = variant
         self.store = store
         self.identity = identity
@@ -67,8 +71,7 @@ class Session:
         self.resumed = False
         self.selected = 0
         self._menu: Prompt | None = None  # the menu or the agreement question, when open
-        #: An engine plays the other side of an ending by agreement: it answers the question.
-        self.computer_answers = False
+        self.computer_answers = computer_answers
         self._agreed: Outcome | None = None
         #: A resync seen with no game under way: when its burst of events is over (ms).
         self._resync_at: int | None = None
@@ -352,7 +355,7 @@ class Session:
         return Prompt(PromptKind.MENU, "End the game or start a new one?", (AGREE, *MENU_PROMPT.options))
 
     def _agreement_prompt(self) -> Prompt:
-        return agreement_prompt(self.variant, self.position, self.computer_answers)
+        return agreement_prompt(self.variant, self.position, self.computer_answers())
 
     def agreed(self, now: int) -> Update:
         """The computer accepts the open offer to end by agreement (controller/service/offers.py)."""
