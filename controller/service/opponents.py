@@ -225,7 +225,7 @@ class Opponents:
         if len(provisional) != 1 or turns is None or self._foreseen == (len(pos.move_stack), provisional[0]):
             return
         self._foreseen = (len(pos.move_stack), provisional[0])
-        ahead = pos.copy()
+        ahead = pos.copy()  # (foresee keeps it)
         try:
             ahead.push_text(provisional[0])
             request = turns.foresee(ahead)
