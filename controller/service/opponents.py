@@ -179,6 +179,8 @@ class Opponents:
         if service.variant is not self.variant:
             self._follow_variant()
         if not self.active and self._hint is None:
+            # People play every side (the menu may have just made them): no move is chosen elsewhere.
+            service.session.core.expect(None)
             return
         session = service.session
         pos = session.position
