@@ -81,11 +81,12 @@ class MoveIndexes:
         pos = self.position
         pushed = 0
         try:
-            for move in seq[:-1]:
-                pos.push(move)
-                pushed += 1
-                if pos.side in self.elsewhere:
+            for i, move in enumerate(seq):
+                if pos.side in self.elsewhere and not (i == 0 and self.only is not None):
                     return False
+                if i < len(seq) - 1:
+                    pos.push(move)
+                    pushed += 1
         finally:
             for _ in range(pushed):
                 pos.pop()
@@ -149,7 +150,9 @@ class MoveIndexes:
 
     def _changed(self) -> None:
         self._drop_current()
-        self.only = None  # the moves expected were the last position's: the service says anew
+        # The moves expected were the last position's: the service says anew. Until it has, a
+        # side whose moves are chosen elsewhere may make none.
+        self.only = () if self.position.side in self.elsewhere else None
         self._backs = None
 
     def _drop_current(self) -> None:
