@@ -4,7 +4,7 @@ by ``tests/hand_model.py`` on an occupancy and an identity board, straight into 
     ./dev bench royal_fury_hands [--seeds 0-90] [--swap 0.5,0]
 
 Reported: games recorded move for move out of those played, per share of swaps (``--swap``: how
-often a game swaps when it can, ``tests/test_royal_fury_board.random_game``), and for each game
+often a game swaps when it can, ``tests/royal_fury_games.random_game``), and for each game
 misread the first ply that differs. Goal: every game move for move.
 """
 
@@ -27,7 +27,7 @@ def seeds_of(text: str) -> list[int]:
 
 def stress(seeds: list[int], swap: float) -> tuple[int, int]:
     from tests.hand_model import Hands, game_script_with_plies
-    from tests.test_royal_fury_board import RF, random_game
+    from tests.royal_fury_games import RF, random_game
 
     ok = total = 0
     for seed in seeds:

@@ -106,15 +106,15 @@ class ComputerTurns:
         hesitates keeps a reading provisional for seconds (``timing.hesitate_ms``), and the
         computer's clock only runs once the move is final. Returns the search started (None:
         none). A reading that does not become the move costs nothing but the engine's time:
-        ``update`` stops it and asks about the real move."""
+        ``update`` stops it and asks about the real move. ``position`` is kept as the search's
+        (the caller's own copy with the reading pushed: nobody changes it afterwards)."""
         key = (position.hash, len(position.move_stack))
         if key == self._asked or (self._early is not None and self._early.key == key):
             return None
         engine = self.engines.get(position.side)
         if engine is None or engine.busy or self.state is TurnState.THINKING or position.outcome() is not None:
             return None
-        ahead = position.copy()
-        self._early = _Early(key, ahead, engine.ask(ahead, self.go))
+        self._early = _Early(key, position, engine.ask(position, self.go))
         return self._early.request
 
     def poll(self) -> ComputerMove | None:

@@ -100,6 +100,7 @@ class Deadlines(Judging):
                 seqs = [seq for seq in seqs if seq[0].changes and {c for c, b, a in seq[0].changes if b != a} <= mover]
                 if not seqs:
                     seqs = explain_after(self.position, reading[0].move, hands, self.identity)
+            seqs = [seq for seq in seqs if self._moves.allows(seq)]  # (none the computer did not choose)
             if len(seqs) > 1 and not self._resync:
                 # Moves are made in turn: of several orders, the one whose moves began in the
                 # order the hands began them (on a board that scans its squares in turn, events
@@ -132,8 +133,9 @@ class Deadlines(Judging):
         if self._resync:
             loose: list[tuple[Move, ...]] = [(s.move,) for s in index.match_loose(sig)]
             if not loose and not seqs:
-                seqs = explain(self.position, hands.observed, diff_cells, hands.touched, self.identity,
-                               strict=False, max_plies=plies)
+                seqs = [seq for seq in explain(self.position, hands.observed, diff_cells, hands.touched,
+                                               self.identity, strict=False, max_plies=plies)
+                        if self._moves.allows(seq)]
             choices: list[tuple[Move, ...]] = list(loose) or seqs
             if len(choices) == 1 and not takes_only(choices[0][-1]):
                 # One possible answer is no question (a headless board would stall on it): the

@@ -292,10 +292,13 @@ class Referee(Touches):
         provisional = (p.shapes[0].move,) if shown else ()
         return Decision(self._status, tuple(accepted), tuple(undone), note, provisional)
 
-    def expect(self, moves: tuple[Move, ...] | None) -> None:
+    def expect(self, moves: tuple[Move, ...] | None, elsewhere: frozenset[int] = frozenset()) -> None:
         """Let only ``moves`` be played now (None: every legal move): the move a computer or a
         remote board chose, shown to the player (controller/service/opponents.py); an empty
-        tuple while it is not known yet. Any other move is guided back like a wrong board."""
+        tuple while it is not known yet. Any other move is guided back like a wrong board.
+        ``elsewhere``: the sides whose moves are chosen away from the board; moves read at once
+        give them none but that move (``MoveIndexes.allows``)."""
+        self._moves.elsewhere = elsewhere
         if self._moves.expect(moves):
             self._shown.clear()  # (keyed by the retired index's shapes)
 

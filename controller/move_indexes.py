@@ -6,6 +6,8 @@ the service waits for the next event, so a decision only matches."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine import Move, Position
 
 from .core_types import Back
@@ -43,6 +45,9 @@ class MoveIndexes:
         #: a remote board chose, shown to the player (controller/service/opponents.py); an empty
         #: tuple while it is not known yet. Any other move is guided back like a wrong board.
         self.only: tuple[Move, ...] | None = None
+        #: The sides whose moves are chosen away from this board (a computer, a remote board):
+        #: of moves read at once, those sides may have only the move in ``only`` (``allows``).
+        self.elsewhere: frozenset[int] = frozenset()
         #: Indexes no longer needed, freed in ``prepare``: dropping one (thousands of moves in a
         #: Mathematichess position) takes milliseconds, which a decision should not pay.
         self._retired: list[MoveIndex | None] = []  # (bounded: see retire)
@@ -64,6 +69,27 @@ class MoveIndexes:
             return False
         self.only = moves
         self._drop_current()
+        return True
+
+    def allows(self, seq: Sequence[Move]) -> bool:
+        """Whether moves read at once from the position (made while the board was away, or a
+        move and a quick reply merged) may be taken: the first is in ``only`` when that is set,
+        and none after it is a move of a side in ``elsewhere``, which nobody there chose (the
+        computer's move is made at the board only once the computer has chosen it)."""
+        if self.only is not None and (not seq or seq[0] not in self.only):
+            return False
+        pos = self.position
+        pushed = 0
+        try:
+            for i, move in enumerate(seq):
+                if pos.side in self.elsewhere and not (i == 0 and self.only is not None):
+                    return False
+                if i < len(seq) - 1:
+                    pos.push(move)
+                    pushed += 1
+        finally:
+            for _ in range(pushed):
+                pos.pop()
         return True
 
     def replies(self, shape: Shape) -> MoveIndex:
@@ -124,7 +150,9 @@ class MoveIndexes:
 
     def _changed(self) -> None:
         self._drop_current()
-        self.only = None  # the moves expected were the last position's: the service says anew
+        # The moves expected were the last position's: the service says anew. Until it has, a
+        # side whose moves are chosen elsewhere may make none.
+        self.only = () if self.position.side in self.elsewhere else None
         self._backs = None
 
     def _drop_current(self) -> None:

@@ -177,7 +177,7 @@ def switch_variant(service: Service, name: str, now: int) -> None:
     service.variant = variant
     service.map = new_map
     service.session = Session(variant, service.store, identity=session.identity, timing=session.timing, now=now,
-                              resume=False)
+                              resume=False, computer_answers=session.computer_answers)
     service.menu = make_menu(service)
     if service.clock is not None:
         service.clock.nsides = variant.nsides

@@ -9,7 +9,10 @@ button, starts a new game). Placement and selection stages of a variant are ordi
 Like the core, a session has no threads and no clock of its own: every input carries ``now``
 (ms). The service feeds it; tests drive it directly with a real SQLite file.
 
-Ending by agreement (Mathematichess) and the texts of an ending: ``controller/game_results.py``.
+How a game ends at the players' word (the menu's question, ending by agreement, the arbiter's
+end) and the status of an ended game: ``controller/session_endings.py``; the texts of an ending:
+``controller/game_results.py``.
+
 Restart: a session opened on a store with an unfinished game of the same variant resumes it
 (moves replayed through the engine), and ``sync(readings)`` with the board's snapshot guides any
 difference between the board and the game back (or accepts a move made while the service was
@@ -20,8 +23,7 @@ dropped.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Callable
 
 import engine
 from engine import Outcome, Position, Variant
@@ -29,35 +31,21 @@ from engine import Outcome, Position, Variant
 from .board_return import moves_from_start, new_game_text, readings_of
 from .board_timing import with_board_drag, with_board_scan
 from .core_types import PendingKind, PromptKind, StatusKind
-from .game_results import agreement_prompt, game_over_text, result_text, setup_fixes, setup_text
 from .inference import Decision, Event, Option, Prompt, Referee, Status, Timing
 from .pgn import export_pgn
+from .session_endings import Endings, Phase, Update
 from .store import GameStore, StoreError
 
-#: Waiting for the start position, a game under way, a game ended (the board may still show it).
-Phase = Literal["setup", "play", "over"]
+__all__ = ["Phase", "Session", "Update"]
 
 
-@dataclass(frozen=True)
-class Update:
-    """What one input changed: moves committed (``undone`` first, then ``accepted``, as texts),
-    the phase, and what to tell the player."""
-
-    phase: Phase
-    status: Status
-    accepted: tuple[str, ...] = ()
-    undone: tuple[str, ...] = ()
-    note: str = ""
-
-
-MENU_PROMPT = Prompt(PromptKind.MENU, "Start a new game?", (Option("yes", "New game"), Option("no", "Keep playing")))
-AGREE = Option("agree", "End the game by agreement")
-
-
-class Session:
+class Session(Endings):
     def __init__(self, variant: Variant, store: GameStore, *, identity: bool = False, timing: Timing | None = None,
-                 now: int = 0, resume: bool = True, fen: str | None = None) -> None:
-        """``fen``: the position new games start from (default: the variant's start)."""
+                 now: int = 0, resume: bool = True, fen: str | None = None,
+                 computer_answers: Callable[[], bool] = lambda: False) -> None:
+        """``fen``: the position new games start from (default: the variant's start).
+        ``computer_answers()``: whether an engine plays the other side of an ending by agreement
+        and answers the question (asked when the question is put: the players may change)."""
         self.variant = variant
         self.store = store
         self.identity = identity
@@ -67,8 +55,7 @@ class Session:
         self.resumed = False
         self.selected = 0
         self._menu: Prompt | None = None  # the menu or the agreement question, when open
-        #: An engine plays the other side of an ending by agreement: it answers the question.
-        self.computer_answers = False
+        self.computer_answers = computer_answers
         self._agreed: Outcome | None = None
         #: A resync seen with no game under way: when its burst of events is over (ms).
         self._resync_at: int | None = None
@@ -340,70 +327,6 @@ class Session:
                             f"The board shows {what}. Start it? (this game stays stored, abandoned)",
                             (Option("yes", "Start the new game"), Option("no", "Keep this game")))
         self.selected = 0
-
-    # -- ending by agreement ------------------------------------------------------------------------
-    def _menu_prompt(self) -> Prompt:
-        agreement = self.variant.rules.agreement
-        if agreement is None:
-            return MENU_PROMPT
-        reason = agreement.agreement_refusal(self.position)
-        if reason:
-            return Prompt(PromptKind.MENU, f"Start a new game? (No ending by agreement: {reason})", MENU_PROMPT.options)
-        return Prompt(PromptKind.MENU, "End the game or start a new one?", (AGREE, *MENU_PROMPT.options))
-
-    def _agreement_prompt(self) -> Prompt:
-        return agreement_prompt(self.variant, self.position, self.computer_answers)
-
-    def agreed(self, now: int) -> Update:
-        """The computer accepts the open offer to end by agreement (controller/service/offers.py)."""
-        if self._menu is None or self._menu.kind != PromptKind.AGREEMENT:
-            return Update(self.phase, self.status, note="no offer to end by agreement is open")
-        self._menu = None
-        return self._agree(now)
-
-    def _agree(self, now: int) -> Update:
-        agreement = self.variant.rules.agreement
-        try:
-            if agreement is None:
-                raise ValueError(f"{self.variant.name} does not end by agreement")
-            outcome = agreement.agreement_outcome(self.position)
-        except ValueError as exc:  # a move was made meanwhile that the rules do not allow to end on
-            return Update(self.phase, self.status, note=str(exc))
-        assert self.game_id is not None
-        self.store.finish(self.game_id, self.result_text(outcome), outcome.termination)
-        self._agreed = outcome
-        self.phase = "over"
-        self.core.set_playing(False, now)
-        return self._after(Update(self.phase, self._over_status(), note="game ended by agreement"), now)
-
-    def end(self, outcome: Outcome, now: int, note: str = "") -> Update:
-        """End the game under way now with ``outcome``: a flag fall, a resignation, a draw agreed
-        or claimed at the screen. Stored like any other ending."""
-        if self.phase != "play" or self.game_id is None:
-            return Update(self.phase, self.status, note="no game under way")
-        self.store.finish(self.game_id, self.result_text(outcome), outcome.termination)
-        self._agreed = outcome
-        self._menu = None
-        self.phase = "over"
-        self.core.set_playing(False, now)
-        return self._after(Update(self.phase, self._over_status(), note=note or outcome.termination), now)
-
-    def result_text(self, outcome: Outcome) -> str:
-        """The result as stored and shown (``game_results.result_text``)."""
-        return result_text(self.variant, outcome)
-
-    def _over_status(self) -> Status:
-        outcome = self._agreed or self.core.outcome or self.position.outcome()
-        head = game_over_text(self.variant, outcome)
-        observed = self.core.observed
-        if observed == tuple(readings_of(self.position, self.identity)):
-            return Status(StatusKind.IDLE, f"{head}. Set up the pieces for a new game")
-        # The board no longer shows the game's end (the players are putting the pieces back, or
-        # it came back from a cable pull showing something else): what is left to do is the new
-        # game's set-up, so say which cells still differ from the start, as the set-up does.
-        fixes = setup_fixes(self._start, readings_of(self._start, self.identity), observed)
-        return Status(StatusKind.SETUP, f"{head}. For a new game, set up: " + setup_text(self.variant, fixes),
-                      fixes=fixes)
 
     # -- export ---------------------------------------------------------------------------------------
     def pgn(self) -> str:

@@ -228,7 +228,7 @@ class Link(PortLink):
                         self._damaged(now)
                     self._changed.notify_all()
             self._handled(heard)
-            if now - last_frame > self._silence_limit():
+            if self._silent(port, last_frame, now, self._silence_limit()):
                 self.counts["silences"] += 1
                 last_error = f" (last bad frame: {self._framer.last_error})" if self._framer.last_error else ""
                 return f"no frame from the board for {now - last_frame:.1f} s{last_error}"

@@ -216,6 +216,15 @@ class PortLink(BoardLink):
             self._handled(heard)
         return heard, port.read(waiting if waiting > 0 else 1)
 
+    @staticmethod
+    def _silent(port: serial.SerialBase, since: float, now: float, limit: float) -> bool:
+        """Whether the board has said nothing for longer than ``limit`` (s) since ``since``.
+        Bytes already waiting on the port say it did speak: only the host was slow to read them
+        (a loaded machine, a process stopped or starved for seconds). Ending the session then
+        would lose them (a port is flushed when it is opened again) and with them the moves the
+        hands made meanwhile; they are read first."""
+        return now - since > limit and not port.in_waiting
+
     def _handled(self, heard: float) -> None:
         """Every byte that reached the port before ``heard`` is read and its events queued."""
         self.drained = (heard, self.events.puts)

@@ -1,14 +1,25 @@
+import atexit
 import os
+import shutil
 import tempfile
+
+import pytest
 
 # Headless everywhere: tests render real pygame surfaces with SDL's dummy drivers.
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+# One folder per test process, removed when it exits. The processes the tests start make their
+# temporary files in it (TMPDIR): a simulated board's pty link lives in a folder of its own, and
+# a board killed with SIGKILL (as every child a test ends) never removes it; hundreds used to
+# pile up in /tmp. This process keeps the system's (read first: pytest's own folders go there).
+tempfile.gettempdir()
+TESTS_TMP = tempfile.mkdtemp(prefix="chessery-tests-")
+atexit.register(shutil.rmtree, TESTS_TMP, True)
+os.environ["TMPDIR"] = os.path.join(TESTS_TMP, "tmp")
+os.mkdir(os.environ["TMPDIR"])
 # The service keeps its status file in the user runtime folder: the tests' own, never the user's.
-os.environ["XDG_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="chessery-tests-runtime-")
-
-
-import pytest
+os.environ["XDG_RUNTIME_DIR"] = os.path.join(TESTS_TMP, "runtime")
+os.mkdir(os.environ["XDG_RUNTIME_DIR"], 0o700)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

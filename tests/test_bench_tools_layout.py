@@ -38,6 +38,24 @@ def test_no_test_imports_the_research_scripts() -> None:
     assert importers == []
 
 
+def test_no_module_imports_a_test_module() -> None:
+    # Helpers that tests and benchmarks share live in modules of their own (tests/hand_model.py,
+    # tests/royal_fury_games.py ...): importing a test module would collect its tests twice and
+    # tie a benchmark to them.
+    importers = []
+    for path in [*ROOT.glob("tests/*.py"), *ROOT.glob("bench/*.py"), *ROOT.glob("tools/*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            if any(n.startswith("tests.test_") for n in names):
+                importers.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert importers == []
+
+
 def test_every_benchmark_is_a_module_of_the_bench_package() -> None:
     assert (ROOT / "bench" / "__init__.py").is_file()
     dev = (ROOT / "dev").read_text(encoding="utf-8")

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from tests.child import Child, ended, read_line
+from tests.child import Child, chessery_env, ended, read_line
 
 SILENT = "import sys, time; print('hello', flush=True); print('half', end='', flush=True); time.sleep(120)"
 PARENT = ("import subprocess, sys, time\n"
@@ -56,3 +56,18 @@ def test_a_child_that_ends_early_is_reported_with_its_status_and_stderr() -> Non
     with (Child([sys.executable, "-c", "import sys; sys.exit('gone')"]) as child,
           pytest.raises(AssertionError, match=r"ended \(status 1\).*gone")):
         child.line_within(30)
+
+
+def test_a_simulated_board_killed_by_its_test_leaves_nothing_in_the_system_s_temporary_folder(tmp_path) -> None:
+    # A board with no --link makes a folder for its pty's link and removes it when it stops; a
+    # board killed with SIGKILL cannot. The children make such folders in the test process's
+    # own folder (tests/conftest.py), removed when the test process exits.
+    script = tmp_path / "s.txt"
+    script.write_text("sleep 10\n")
+    tmp = os.environ["TMPDIR"]
+    with Child.chessery("sim-board", "--variant", "chess", "--script", str(script), "--no-wait",
+                        env=chessery_env()) as board:
+        link = board.line("the board's pty path")
+    assert board.proc.returncode == -9  # killed, as the tests end every child
+    folder = os.path.dirname(link)
+    assert os.path.dirname(folder) == tmp and os.path.isdir(folder)  # left behind, but in our folder

@@ -10,7 +10,6 @@ import os
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
-import random
 import re
 from functools import cache
 from pathlib import Path
@@ -30,15 +29,13 @@ from display.render import Layout, render
 from display.view import View, view_from_position
 from firmware_bridge.script import parse_script
 from tests.hand_model import Hands, game_script_with_plies
+from tests.royal_fury_games import RF, random_game
 from tests.session_moves import Clock
 
-RF = engine.find_variant("royal-fury")
 G = RF.geometry
 #: White's Capricorn on c2 charges e4: the two black men next to e4 (e5, f4) fall; b2 (next to
 #: its start only) stays.
 SEEDS = range(6)
-#: How often a game swaps when it can.
-SWAP = 0.3
 CHARGE = "10/10/10/10/10/4a5/5a4/10/1aC7/10 w - - 0 1"
 
 
@@ -223,33 +220,6 @@ SWAP_READINGS = {
 def test_swaps_are_read_in_the_hands_order_and_captures_on_their_cells_as_the_reply(case: str) -> None:
     fen, script, moves = SWAP_READINGS[case]
     assert [text for _t, text in timed(fen, script)] == moves
-
-
-def random_game(seed: int, plies: int = 90, swap: float = SWAP) -> list[str]:
-    """A seeded random game favouring moves that take several men, and swaps (chosen with their
-    own generator, so a game is the same as without swaps up to its first swap)."""
-    rng = random.Random(seed)
-    swap_rng = random.Random(-1 - seed)
-    pos = engine.start_position(RF)
-    out: list[str] = []
-    for _ in range(plies):
-        if pos.outcome() is not None:
-            break
-        moves = pos.legal_moves()
-        swaps = [m for m in moves if len(m.relocations) == 2]
-        moves = [m for m in moves if len(m.relocations) < 2]
-        if swaps and swap_rng.random() < swap:
-            move = swap_rng.choice(swaps)
-        elif moves:
-            multi = [m for m in moves if len(m.victims) > 1]
-            takes = [m for m in moves if m.victims]
-            pool = multi if multi and rng.random() < 0.8 else takes if takes and rng.random() < 0.6 else moves
-            move = rng.choice(pool)
-        else:
-            break
-        out.append(pos.move_text(move))
-        pos.push(move)
-    return out
 
 
 @cache

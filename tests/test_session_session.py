@@ -282,3 +282,17 @@ def test_a_board_back_with_a_move_past_the_game_is_that_game_not_a_new_one(tmp_p
     assert {f.cell for f in update.status.fixes} == {cell("a7"), cell("a6")}
     game = session.game_id
     assert game is not None and store.game_ids() == [game] and store.game(game).moves == ("g1f3",)
+
+
+def test_after_the_persons_move_the_computers_side_waits_for_its_move_to_be_shown(tmp_path: Path) -> None:
+    """Black is the computer's. Once White's move is taken, and before the service has said what
+    the computer plays, a black move made at the board is not taken: nobody chose it."""
+    clock = Clock()
+    session, store, _path = started(tmp_path, clock)
+    session.core.expect(None, frozenset({1 - session.position.side}))  # White to move: a person
+    assert move(session, clock, "e2", "e4") == ["e2e4"]
+    assert move(session, clock, "e7", "e5") == []
+    session.tick(clock(T.guide_ms + T.settle_ms + 5))
+    assert session.status.kind == StatusKind.FIX, session.status.message
+    game = session.game_id
+    assert game is not None and store.game(game).moves == ("e2e4",)

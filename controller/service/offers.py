@@ -92,7 +92,6 @@ class Offers:
         plies = len(session.position.move_stack)
         if self.line and plies != self._line_plies:
             self.line = ""
-        session.computer_answers = self.answered_by_computer()
         offer = self._offer
         if offer is not None and offer.kind is OfferKind.DRAW:
             if session.phase != "play" or offer.plies != plies:
@@ -103,7 +102,7 @@ class Offers:
                 self._answer(offer)
             return
         prompt = session.status.prompt
-        if prompt is None or prompt.kind != PromptKind.AGREEMENT or not session.computer_answers:
+        if prompt is None or prompt.kind != PromptKind.AGREEMENT or not self.answered_by_computer():
             if offer is not None:  # the question closed before the computer answered
                 self._offer, self.line = None, ""
             return

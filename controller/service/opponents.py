@@ -179,6 +179,8 @@ class Opponents:
         if service.variant is not self.variant:
             self._follow_variant()
         if not self.active and self._hint is None:
+            # People play every side (the menu may have just made them): no move is chosen elsewhere.
+            service.session.core.expect(None)
             return
         session = service.session
         pos = session.position
@@ -201,10 +203,14 @@ class Opponents:
             elif player.kind is PlayerKind.REMOTE:
                 guide = self._remote(pos.side, player.board)
         self.guide = guide
+        # Sides whose moves come from elsewhere: of moves read at once (the board was away), they
+        # get none but the one chosen. (An engine that failed: its moves are made by hand.)
+        elsewhere = frozenset(side for side, p in self.players.items() if p.kind is PlayerKind.REMOTE
+                              or (p.is_engine and self.turns is not None and self.turns.state is not TurnState.FAILED))
         if guide is None or not guide.waits:
-            session.core.expect(None)
+            session.core.expect(None, elsewhere)
         else:
-            session.core.expect(() if guide.move is None else (guide.move,))
+            session.core.expect(() if guide.move is None else (guide.move,), elsewhere)
         if service.clock is not None:
             service.clock.guide_pause(session, guide is not None and guide.move is not None, service.now())
         if guide is not None and guide.move is not None and self._announced != (guide.plies, guide.text):
@@ -221,7 +227,7 @@ class Opponents:
         if len(provisional) != 1 or turns is None or self._foreseen == (len(pos.move_stack), provisional[0]):
             return
         self._foreseen = (len(pos.move_stack), provisional[0])
-        ahead = pos.copy()
+        ahead = pos.copy()  # (foresee keeps it)
         try:
             ahead.push_text(provisional[0])
             request = turns.foresee(ahead)

@@ -64,7 +64,7 @@ class Service:
         self.map = sensor_map
         self.t0 = time.monotonic()
         self.session = Session(variant, store, identity=config.identity == "true", timing=config.timing,
-                               now=self.now())
+                               now=self.now(), computer_answers=lambda: self.opponents.offers.answered_by_computer())
         #: The chess clock (None: untimed), and when the latest move was completed on the board.
         self.clock: GameClock | None = None
         if config.time_control:

@@ -330,7 +330,7 @@ class BoardDriver(PortLink):
                 self._tick(now)
                 self._changed.notify_all()
             self._handled(heard)
-            if now - last_heard > self.silence_timeout:
+            if self._silent(port, last_heard, now, self.silence_timeout):
                 self.counts["silences"] += 1
                 return f"no answer from the board for {now - last_heard:.1f} s"
         return None
