@@ -45,6 +45,7 @@ def board_games_bench(kind: BoardKind, n_games: int, hesitant: float = 0.5, pres
     from tests.hand_model import Hands, game_script_with_plies
     from tests.historical_games import historical_games
 
+    hands = Hands(**hands_for_boards(hesitant))
     variant = engine.find_variant("chess")
     timing = Timing() if hesitate_ms is None else Timing(hesitate_ms=hesitate_ms)
     plain: list[float] = []
@@ -57,7 +58,7 @@ def board_games_bench(kind: BoardKind, n_games: int, hesitant: float = 0.5, pres
         for n, moves in enumerate(historical_games()[:n_games]):
             seed = n + 1000 * offset
             lines, plies = game_script_with_plies(engine.start_position(variant), moves,
-                                                  Hands(identity=True, hesitant=hesitant), seed=seed)
+                                                  hands, seed=seed)
             game = _Game(parse_script("\n".join(lines), variant), plies, len(moves), press, seed)
             with refereed(kind, variant, timing, on_update=game.on_update, on_input=game.on_input) as (board, service):
                 game.service = service
@@ -94,6 +95,14 @@ def board_games_bench(kind: BoardKind, n_games: int, hesitant: float = 0.5, pres
                 game.dump(f"{dump}/{kind}-{seed}.json", list(moves))
     report(f"real games, emulated {kind} board (scan {', '.join(f'{ms:.0f} ms' for ms in sorted(scans))})",
            ok, total, wrong, plain, by_cause, asked, goal)
+
+
+def hands_for_boards(hesitant: float) -> dict:
+    """The hand model's habits for the maker boards' games (``tests.hand_model.Hands``): identity
+    hands, ``hesitant`` of the moves with pauses, and the floor of a human reply."""
+    from tests.hand_model import MIN_REPLY_MS
+
+    return {"identity": True, "hesitant": hesitant, "min_reply_ms": MIN_REPLY_MS}
 
 
 class _Game:

@@ -107,13 +107,53 @@ def in_turn(hands: Readings, scan_ms: int, seqs: list[tuple[Move, ...]]) -> list
     move's began was not made before it (seen: a king's castling on g1 reported 600 ms before
     the pawn of the move read as made first)."""
 
-    def began(move: Move) -> int:
-        # (A move begins where its pieces are lifted: a cell it lands on may have been handled
-        # before, by the move before.)
-        cells = {s for s, d in move.relocations if s != d} or {c for c, b, a in move.changes if b != a}
-        return min((hands.first_since(c, -1) for c in cells if c in hands.cell_t), default=hands.last_t)
+    return [seq for seq in seqs if all(began(hands, a) <= began(hands, b) + scan_ms for a, b in pairwise(seq))]
 
-    return [seq for seq in seqs if all(began(a) <= began(b) + scan_ms for a, b in pairwise(seq))]
+
+def began(hands: Readings, move: Move) -> int:
+    """When ``move``'s first event came: the earliest on the cells it lifts its pieces from. (A
+    move begins where its pieces are lifted: a cell it lands on may have been handled before,
+    by the move before.)"""
+    cells = {s for s, d in move.relocations if s != d} or {c for c, b, a in move.changes if b != a}
+    return min((hands.first_since(c, -1) for c in cells if c in hands.cell_t), default=hands.last_t)
+
+
+def merged_hold(hands: Readings, position: Position, identity: bool, timing: Timing,
+                seq: tuple[Move, ...]) -> int | None:
+    """When the earlier moves of ``seq`` (moves merged on the board, worked out together) may be
+    final on a board that scans its squares in turn: a move that could go on is held, as a
+    reading shown is (``scan_guard``), until one scan after the next move's first event, for
+    its piece going on to be reported (seen: a pawn resting on f6 on its way to f5 as White's
+    rook went a1-b1, all behind White's move before: read f7f6). None: nothing holds them."""
+    if not timing.scans_in_turn() or len(seq) < 2:
+        return None
+    hold: int | None = None
+    pushed = 0
+    try:
+        for move, after in pairwise(seq):
+            if can_go_on(MoveIndex(position, identity), Shape(move, identity)):
+                due = began(hands, after) + timing.scan_ms + SCAN_MARGIN_MS
+                hold = due if hold is None else max(hold, due)
+            position.push(move)
+            pushed += 1
+    finally:
+        for _ in range(pushed):
+            position.pop()
+    return hold
+
+
+def taken_beyond_shown(shown: Move, seq: tuple[Move, ...]) -> bool:
+    """Whether ``seq`` begins with the piece of the reading ``shown`` going on to a cell the
+    board never showed it on, where a later move of ``seq`` takes it. On a board that scans its
+    squares in turn the next player's hand on the mover's line reads that way while it is at
+    work: the mover's rook shown on d5 and lifted, Black's rook from d8 put down on d6 on its way
+    to take it, reads d1d6 d8xd6 (seen) as well as d1d5 and a capture under way."""
+    first = seq[0]
+    if first == shown or len(seq) < 2:
+        return False
+    went = {s: d for s, d in first.relocations if s != d}
+    beyond = {went[s] for s, d in shown.relocations if s in went and went[s] != d}
+    return any(c in beyond for move in seq[1:] for c, b, a in move.changes if b != a)
 
 
 def brief_stands_only(hands: Readings, seq: tuple[Move, ...]) -> bool:
