@@ -15,7 +15,9 @@ referee's scan period is the board's plus 2 ms (what the driver learns, ``dgt_sc
 
 Reported: games move for move, wrong final moves, and the latency of moves that cannot be
 extended, from the hand's last touch (the script's time) and from the board's report of the
-move's last change (what the core adds), p50/p95/p99/max.
+move's last change (what the core adds), p50/p95/p99/max; and from the last touch split into
+moves read alone and moves made final together with the move before (a held reading, a
+flurry worked out together).
 """
 
 from __future__ import annotations
@@ -179,9 +181,10 @@ def main() -> None:
         game = play(games[args.verbose % 1000], args.verbose, args.scan, args.phase or 0.0, hands, verbose=True)
         print(f"wrong {game.wrong}, {len(game.texts)}/{len(game.moves)}")
         return
-    ok = total = wrong = 0
+    ok = total = wrong = misread = 0
     touch: list[float] = []
     report: list[float] = []
+    together: list[bool] = []  # per move timed: made final with the move before
     slow: list[tuple[float, int, int, float]] = []
     rng = random.Random(0)
     for offset in (int(x) for x in args.seeds.split(",")):
@@ -193,6 +196,7 @@ def main() -> None:
                 total += 1
                 ok += game.texts == list(moves)
                 wrong += game.wrong
+                misread += game.wrong > 0
                 if game.texts != list(moves):
                     first = next((i for i, (a, b) in enumerate(zip(game.texts, moves, strict=False)) if a != b),
                                  len(game.texts))
@@ -206,14 +210,21 @@ def main() -> None:
                     if not extendable(pos, move, True) and ply in game.last_touch:
                         touch.append(game.finals[ply] - game.last_touch[ply])
                         report.append(game.finals[ply] - game.last_report.get(ply, game.last_touch[ply]))
+                        together.append(ply > 0 and game.finals[ply] - game.finals[ply - 1] < 1)
                         slow.append((touch[-1], seed, ply + 1, phase))
                     pos.push(move)
     print(f"dgt offline, scan {args.scan:.0f} ms, hands {hands}: {ok}/{total} games move for move, "
-          f"wrong final moves {wrong}")
+          f"{misread} with a wrong final move, wrong final moves {wrong} (every ply after the first wrong one)")
     for name, xs in (("last touch -> final", touch), ("board's last report -> final (the core's share)", report)):
         if xs:
             print(f"  cannot be extended, {name}: {len(xs)} moves, p50 {pct(xs, 50):.0f}  p95 {pct(xs, 95):.0f}  "
                   f"p99 {pct(xs, 99):.0f}  max {max(xs):.0f} ms")
+    for name, xs in (("read alone", [t for t, w in zip(touch, together, strict=True) if not w]),
+                     ("made final together with the move before",
+                      [t for t, w in zip(touch, together, strict=True) if w])):
+        if xs:
+            print(f"  cannot be extended, last touch -> final, {name}: {len(xs)} moves, p50 {pct(xs, 50):.0f}  "
+                  f"p95 {pct(xs, 95):.0f}  p99 {pct(xs, 99):.0f}  max {max(xs):.0f} ms")
     slowest = [(round(a), b, c, round(d, 3)) for a, b, c, d in sorted(slow)[-6:]]
     print("  slowest (touch ms, seed, ply, phase):", slowest)
 

@@ -71,8 +71,9 @@ class Deadlines(Judging):
         # After the board was away: the players may have gone on for a few moves.
         plies = RESYNC_PLIES if self._resync else 3
         reading = None if self._resync else self._reading
-        guard = self._reading_guard() if reading is not None else None
-        if reading is not None and guard is not None:
+        held = self._reading_guard() if reading is not None else None
+        if reading is not None and held is not None:
+            guard, started = held
             # The next player is at work on top of a reading the mover could extend, on a board
             # that scans its squares in turn: nothing is worked out before the mover's piece
             # going on would have been reported (``controller.scan_guard``); then the mover's
@@ -81,7 +82,7 @@ class Deadlines(Judging):
             # wait for. Within the guide time: later, a board gone wrong long ago may show
             # anything.)
             moved = None if now > guard + game.timing.guide_ms else mover_move(
-                hands, index, self.position, self.identity, reading[0], reading[2], reading[1])
+                hands, index, self.position, self.identity, reading[0], reading[2], started)
             if moved is not None and (now >= guard or not can_go_on(index, moved)):
                 self._accept(moved.move, now, accepted, keep=frozenset(hands.touched - moved.cells))
                 return
@@ -101,7 +102,7 @@ class Deadlines(Judging):
                 seqs = [seq for seq in explain(self.position, hands.observed, diff_cells, hands.touched,
                                                self.identity, strict=False, max_plies=plies)
                         if brief_stands_only(hands, seq)]
-            if reading is not None and guard is not None:
+            if reading is not None and held is not None:
                 # The board showed the reading before the next player started: the mover's move
                 # is the reading or goes on from it; a piece taken elsewhere meanwhile is the
                 # mover's next move (a bishop resting on f5, back to e6 after White's reply).

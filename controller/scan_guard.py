@@ -9,7 +9,8 @@ just as Black lifts b8 is reported b8 first, then f3 and e2 up to a scan later. 
 left its square before the next player's first event, the scan reached that square within one
 scan of that event and reported it there. So a reading that could go on ends, through the next
 player's hand, only one scan (and ``SCAN_MARGIN_MS``) after the report of the next player's
-first event (issue 23: hesitant slides were read short on the emulated DGT board). A move that
+first event (issue 23: hesitant slides were read short on the emulated DGT board), or once the
+board has visited the piece's square after that report (``seen_going_on_by``). A move that
 cannot be extended is not held.
 
 Meanwhile the next player's hand goes on (a piece resting on its way, a whole move): once the
@@ -19,6 +20,7 @@ reach alone, and the rest of the board is read again as the next player's.
 
 from __future__ import annotations
 
+import math
 from itertools import pairwise
 
 from engine import Move, Position
@@ -26,6 +28,12 @@ from engine import Move, Position
 from .core_types import SCAN_MARGIN_MS, Timing
 from .readings import Readings
 from .signatures import MoveIndex, Shape, explain, looks, seen
+
+#: The shortest period a board declaring ``scan_ms`` may really scan at, as a share of it (a DGT
+#: board declares 250 ms until it has measured its own, 200-250 ms).
+VISIT_SLACK = 0.8
+#: A visit this long after the next player's first report is taken as after that event.
+VISIT_LEAD_MS = 20
 
 
 def next_player_started(hands: Readings, cells: frozenset[int], going_on: frozenset[int], since: int) -> int | None:
@@ -48,7 +56,36 @@ def scan_guard(hands: Readings, timing: Timing, cells: frozenset[int], going_on:
     if not timing.scans_in_turn() or not going_on:
         return None
     first = next_player_started(hands, cells, going_on, since)
-    return None if first is None else first + timing.scan_ms + SCAN_MARGIN_MS
+    return None if first is None else held_until(hands, timing, cells, going_on, first)
+
+
+def held_until(hands: Readings, timing: Timing, cells: frozenset[int], going_on: frozenset[int], first: int) -> int:
+    """``scan_guard`` once the next player's first event is known (reported at ``first``)."""
+    return seen_going_on_by(hands, timing, cells, going_on, first) + SCAN_MARGIN_MS
+
+
+def seen_going_on_by(hands: Readings, timing: Timing, cells: frozenset[int], going_on: frozenset[int],
+                     first: int) -> int:
+    """By when the board has reported the reading's piece going on, had it gone on before the
+    next player's first event (reported at ``first``, so made at most a scan before): one scan
+    after that report, or sooner, the next visit of the square the piece stands on. The board
+    visits each square once a scan, so that square is next visited a whole number of scans
+    after it reported the piece there; a visit at or after ``first`` comes after the next
+    player's event, and had the piece left before, that visit reports it lifted. (Counted with
+    a period down to ``VISIT_SLACK`` of the one declared, so that an estimate a little long,
+    or the slowest period declared before the board's own is known, never puts the visit
+    before the event.) Only for a piece sliding on along empty squares: a capture or the second
+    half of a bigger move (a castling's king) shows on other squares, and waits the scan."""
+    full = first + timing.scan_ms
+    stands = [c for c in cells if hands.diff.get(c)]
+    if not stands or any(hands.expected[c] for c in going_on - cells) or any(c not in hands.cell_t for c in stands):
+        return full
+    due = first
+    for c in stands:
+        reported = hands.cell_t[c]
+        scans = max(0, math.ceil((first + VISIT_LEAD_MS - reported) / (timing.scan_ms * VISIT_SLACK)))
+        due = max(due, reported + scans * timing.scan_ms)
+    return min(full, due)
 
 
 def rest_of_move_in_hand(hands: Readings, timing: Timing, shape: Shape, ext: frozenset[int]) -> bool:
@@ -67,9 +104,10 @@ def rest_of_move_in_hand(hands: Readings, timing: Timing, shape: Shape, ext: fro
 
 
 def mover_move(hands: Readings, index: MoveIndex, position: Position, identity: bool, shape: Shape,
-               going_on: frozenset[int], since: int) -> Shape | None:
-    """The mover's move as the board shows it once the reading ``shape`` (shown first at
-    ``since``) is final through the next player's hand: the reading, or the legal move to where
+               going_on: frozenset[int], started: int | None) -> Shape | None:
+    """The mover's move as the board shows it once the reading ``shape`` is final through the
+    next player's hand (whose first event came at ``started``, ``next_player_started``): the
+    reading, or the legal move to where
     its piece went on (among the cells ``going_on``), read from the board's differences on those
     cells alone (the rest is the next player's, read afterwards). None unless exactly one fits,
     and none while a man of the mover's was off its cell or (on an identity board) put down
@@ -77,7 +115,6 @@ def mover_move(hands: Readings, index: MoveIndex, position: Position, identity: 
     lifted before the bishop's move shown, in a flurry of four). (After, it is the mover's next
     move, made on top of the reply.)"""
     cells = shape.cells | going_on
-    started = next_player_started(hands, cells, going_on, since)
     side, board, variant = position.side, position.board, position.variant
     for c, v in hands.diff.items():
         if c in cells or (started is not None and hands.first_since(c, -1) > started):
