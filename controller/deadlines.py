@@ -114,7 +114,7 @@ class Deadlines(Judging):
                 # The reading's piece read as gone on past where the board showed it, and taken
                 # there: as likely the next player's man resting on its way to take it where it
                 # was shown. Such readings wait for the hands to let go.
-                kept = [seq for seq in seqs if not taken_beyond_shown(reading[0].move, seq)]
+                kept = [seq for seq in seqs if not taken_beyond_shown(self.position, reading[0].move, seq)]
                 if len(kept) < len(seqs):
                     held_back, seqs = seqs, kept
             if len(seqs) > 1 and not self._resync:

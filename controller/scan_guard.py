@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from itertools import pairwise
 
-from engine import Move, Position
+from engine import Move, Position, Variant
 
 from .core_types import SCAN_MARGIN_MS, Timing
 from .readings import Readings
@@ -161,15 +161,24 @@ def merged_hold(hands: Readings, position: Position, identity: bool, timing: Tim
     final on a board that scans its squares in turn: a move that could go on is held, as a
     reading shown is (``scan_guard``), until one scan after the next move's first event, for
     its piece going on to be reported (seen: a pawn resting on f6 on its way to f5 as White's
-    rook went a1-b1, all behind White's move before: read f7f6). None: nothing holds them."""
+    rook went a1-b1, all behind White's move before: read f7f6); or, like a reading, until the
+    board has visited the square the piece stands on after that event (``seen_going_on_by``),
+    when no later move of ``seq`` handles its cells. None: nothing holds them."""
     if not timing.scans_in_turn() or len(seq) < 2:
         return None
     hold: int | None = None
     pushed = 0
     try:
-        for move, after in pairwise(seq):
-            if can_go_on(MoveIndex(position, identity), Shape(move, identity)):
-                due = began(hands, after) + timing.scan_ms + SCAN_MARGIN_MS
+        for i, (move, after) in enumerate(pairwise(seq)):
+            index = MoveIndex(position, identity)
+            if can_go_on(index, Shape(move, identity)):
+                first = began(hands, after)
+                cells = frozenset(c for c, b, a in move.changes if b != a)
+                later = {c for m in seq[i + 1:] for c, b, a in m.changes if b != a}
+                drag = index.drag_cells(move)
+                alone = bool(drag) and not cells & later and not can_go_on_beyond_drag(index, move, identity)
+                due = (seen_going_on_by(hands, timing, cells, drag, first) if alone
+                       else first + timing.scan_ms) + SCAN_MARGIN_MS
                 hold = due if hold is None else max(hold, due)
             position.push(move)
             pushed += 1
@@ -179,18 +188,50 @@ def merged_hold(hands: Readings, position: Position, identity: bool, timing: Tim
     return hold
 
 
-def taken_beyond_shown(shown: Move, seq: tuple[Move, ...]) -> bool:
+def can_go_on_beyond_drag(index: MoveIndex, move: Move, identity: bool) -> bool:
+    """Whether ``move`` may be the first half of a bigger move (more than its piece sliding on)."""
+    shape = Shape(move, identity)
+    return bool((shape.sig and index.extension_cells(shape.sig, shape.cells))
+                or index.continuation_cells(move, shape.cells))
+
+
+def taken_beyond_shown(position: Position, shown: Move, seq: tuple[Move, ...]) -> bool:
     """Whether ``seq`` begins with the piece of the reading ``shown`` going on to a cell the
-    board never showed it on, where a later move of ``seq`` takes it. On a board that scans its
-    squares in turn the next player's hand on the mover's line reads that way while it is at
-    work: the mover's rook shown on d5 and lifted, Black's rook from d8 put down on d6 on its way
-    to take it, reads d1d6 d8xd6 (seen) as well as d1d5 and a capture under way."""
+    board never showed it on, where a later move of ``seq`` takes it with a piece that stands
+    there on the straight way from its own cell to where the reading was shown. On a board that
+    scans its squares in turn the next player's hand reads that way while it is at work: the
+    mover's rook shown on d5 and lifted, Black's rook from d8 put down on d6 on its way to take
+    it, reads d1d6 d8xd6 (seen) as well as d1d5 and a capture under way. (A bishop shown on f6
+    that takes on e5 and is taken back by a pawn from d4 at once is no such reading: the pawn
+    was never on its way to f6.)"""
     first = seq[0]
     if first == shown or len(seq) < 2:
         return False
     went = {s: d for s, d in first.relocations if s != d}
-    beyond = {went[s] for s, d in shown.relocations if s in went and went[s] != d}
-    return any(c in beyond for move in seq[1:] for c, b, a in move.changes if b != a)
+    beyond = {went[s]: d for s, d in shown.relocations if s in went and went[s] != d}
+    ways = [(src, beyond[dst]) for move in seq[1:] for src, dst in move.relocations
+            if dst in beyond and _between(position.variant, src, dst, beyond[dst])]
+    if not ways:
+        return False
+    position.push(shown)
+    try:
+        # (The taker can take the piece where it was shown: a pawn is on no such way.)
+        return any((m.relocations[0][0], m.relocations[0][1]) in ways
+                   for m in position.legal_moves() if m.relocations)
+    finally:
+        position.pop()
+
+
+def _between(variant: Variant, a: int, b: int, c: int) -> bool:
+    """Whether cell ``b`` lies strictly between ``a`` and ``c`` on one straight line."""
+    (x0, y0), (x1, y1), (x2, y2) = (variant.geometry.coords[i] for i in (a, b, c))
+    dx, dy = x2 - x0, y2 - y0
+    if (dx, dy) == (0, 0) or not (dx == 0 or dy == 0 or abs(dx) == abs(dy)):
+        return False
+    if (x1 - x0) * dy != (y1 - y0) * dx:
+        return False
+    k = max(abs(x1 - x0), abs(y1 - y0))
+    return 0 < k < max(abs(dx), abs(dy)) and (x1 - x0) * dx >= 0 and (y1 - y0) * dy >= 0
 
 
 def brief_stands_only(hands: Readings, seq: tuple[Move, ...]) -> bool:

@@ -75,6 +75,16 @@ CASES = {
          (37842, "d5", True, "R"), (37870, "d4", False, ""), (38282, "d5", False, ""), (38420, "d8", False, ""),
          (38475, "d6", True, "r"), (38695, "d6", False, ""), (38722, "d5", True, "r")],
         ["d1d5", "d8d5"]),
+    # Black's bishop g7-f6 shown, then on to take the knight on e5, and White's pawn d4 takes
+    # it back at once: the bishop never shown on e5. The pawn stands on the line from e5 to f6,
+    # but cannot take on f6: no man on its way to take the bishop where it was shown, so the
+    # moves are read at once (a wait for the hands let a fourth move in, and the board was
+    # listed as wrong). (Recorded: ``bench/latency.py --boards dgt``, game 1 at seed 2000.)
+    "a recapture by a man that cannot take where the reading was shown": (
+        "rn5r/1p2npb1/p2k3p/4N1p1/2BP1p1P/8/PPPBK1P1/R6R b - - 0 17",
+        [(24255, "g7", False, ""), (24279, "f6", True, "b"), (24303, "e5", False, ""), (24499, "f6", False, ""),
+         (24547, "d4", False, ""), (24742, "e5", True, "P"), (24932, "d6", False, ""), (25176, "c5", True, "k")],
+        ["g7e5", "d4e5", "d6c5"]),
 }
 
 
