@@ -26,7 +26,7 @@ from typing import Any
 
 import engine
 from bench.boards import refereed, scan_and_goal
-from bench.latency import extendable, report
+from bench.latency import extendable, pct, report
 from controller.core_types import Timing
 from controller.service import Button, Sensor, Service
 from controller.session import Update
@@ -45,9 +45,13 @@ def board_games_bench(kind: BoardKind, n_games: int, hesitant: float = 0.5, pres
     from tests.hand_model import Hands, game_script_with_plies
     from tests.historical_games import historical_games
 
+    hands = Hands(**hands_for_boards(hesitant))
     variant = engine.find_variant("chess")
     timing = Timing() if hesitate_ms is None else Timing(hesitate_ms=hesitate_ms)
     plain: list[float] = []
+    #: moves that cannot be extended: (the board's report of the move's last change -> final,
+    #: made final together with the move before)
+    shares: list[tuple[float, bool]] = []
     by_cause: dict[str, list[float]] = {"clock": [], "opponent": [], "quiet": []}
     asked: list[float] = []
     ok = total = wrong = 0
@@ -57,7 +61,7 @@ def board_games_bench(kind: BoardKind, n_games: int, hesitant: float = 0.5, pres
         for n, moves in enumerate(historical_games()[:n_games]):
             seed = n + 1000 * offset
             lines, plies = game_script_with_plies(engine.start_position(variant), moves,
-                                                  Hands(identity=True, hesitant=hesitant), seed=seed)
+                                                  hands, seed=seed)
             game = _Game(parse_script("\n".join(lines), variant), plies, len(moves), press, seed)
             with refereed(kind, variant, timing, on_update=game.on_update, on_input=game.on_input) as (board, service):
                 game.service = service
@@ -81,6 +85,8 @@ def board_games_bench(kind: BoardKind, n_games: int, hesitant: float = 0.5, pres
                         by_cause[game.cause(ply)].append(latency)
                     else:
                         plain.append(latency)
+                        shares.append((game.report_to_final(ply, move), ply > 0 and
+                                       game.finals[ply] - game.finals[ply - 1] < 0.005))
                 pos.push(move)
             same = "move for move"
             if game.texts != list(moves):
@@ -94,6 +100,25 @@ def board_games_bench(kind: BoardKind, n_games: int, hesitant: float = 0.5, pres
                 game.dump(f"{dump}/{kind}-{seed}.json", list(moves))
     report(f"real games, emulated {kind} board (scan {', '.join(f'{ms:.0f} ms' for ms in sorted(scans))})",
            ok, total, wrong, plain, by_cause, asked, goal)
+    if shares:
+        # What the board adds is up to a scan between the hand's last touch and the report of
+        # that square (the scan comes round to it); what the referee and the host add is the rest.
+        alone = [ms for ms, together in shares if not together]
+        with_before = [ms for ms, together in shares if together]
+        for name, xs in (("all", [ms for ms, _t in shares]), ("read alone", alone),
+                         ("made final together with the move before", with_before)):
+            if xs:
+                print(f"    cannot be extended, the board's report of its last change -> final ({name}): "
+                      f"{len(xs)} moves, p50 {pct(xs, 50):.0f} ms  p95 {pct(xs, 95):.0f} ms  p99 {pct(xs, 99):.0f} ms  "
+                      f"max {max(xs):.0f} ms")
+
+
+def hands_for_boards(hesitant: float) -> dict:
+    """The hand model's habits for the maker boards' games (``tests.hand_model.Hands``): identity
+    hands, ``hesitant`` of the moves with pauses, and the floor of a human reply."""
+    from tests.hand_model import MIN_REPLY_MS
+
+    return {"identity": True, "hesitant": hesitant, "min_reply_ms": MIN_REPLY_MS}
 
 
 class _Game:
@@ -139,6 +164,16 @@ class _Game:
             json.dump({"played": moves, "recorded": self.texts, "events": self.sensed,
                        "finals": [ms(t) for t in self.finals],
                        "last_event": {ply: ms(t) for ply, t in self.last_event.items()}}, f)
+
+    def report_to_final(self, ply: int, move: Any) -> float:
+        """ms from the board's last report of a change on the cells ``move`` (``ply``) changes,
+        after its first touch, to the move final (the hand's last touch -> final, if none)."""
+        t0 = self.service.t0 if self.service is not None else 0.0
+        final = (self.finals[ply] - t0) * 1000
+        first = (self.first_event[ply] - t0) * 1000
+        cells = {c for c, b, a in move.changes if b != a}
+        reports = [t for t, cell, _down, _piece, _syn, _scan in self.sensed if cell in cells and first <= t <= final]
+        return final - max(reports) if reports else (self.finals[ply] - self.last_event[ply]) * 1000
 
     def on_update(self, update: Update) -> None:
         now = time.monotonic()

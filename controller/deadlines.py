@@ -15,7 +15,15 @@ from .hand_rules import takes_only
 from .judging import Judging
 from .messages import side_name
 from .prompts import choice_prompt, removal_prompt, takeback_prompt
-from .scan_guard import brief_stands_only, can_go_on, explain_after, in_turn, mover_move
+from .scan_guard import (
+    brief_stands_only,
+    can_go_on,
+    explain_after,
+    in_turn,
+    merged_hold,
+    mover_move,
+    taken_beyond_shown,
+)
 from .signatures import Sig, explain
 from .swaps import swap_text, swaps, unswapped
 
@@ -63,8 +71,9 @@ class Deadlines(Judging):
         # After the board was away: the players may have gone on for a few moves.
         plies = RESYNC_PLIES if self._resync else 3
         reading = None if self._resync else self._reading
-        guard = self._reading_guard() if reading is not None else None
-        if reading is not None and guard is not None:
+        held = self._reading_guard() if reading is not None else None
+        if reading is not None and held is not None:
+            guard, started = held
             # The next player is at work on top of a reading the mover could extend, on a board
             # that scans its squares in turn: nothing is worked out before the mover's piece
             # going on would have been reported (``controller.scan_guard``); then the mover's
@@ -73,7 +82,7 @@ class Deadlines(Judging):
             # wait for. Within the guide time: later, a board gone wrong long ago may show
             # anything.)
             moved = None if now > guard + game.timing.guide_ms else mover_move(
-                hands, index, self.position, self.identity, reading[0], reading[2], reading[1])
+                hands, index, self.position, self.identity, reading[0], reading[2], started)
             if moved is not None and (now >= guard or not can_go_on(index, moved)):
                 self._accept(moved.move, now, accepted, keep=frozenset(hands.touched - moved.cells))
                 return
@@ -81,6 +90,7 @@ class Deadlines(Judging):
                 self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=guard, extra=dict(p.extra))
                 return
         seqs = p.extra.get("seqs")
+        held_back: list[tuple[Move, ...]] = []
         if seqs is None:
             seqs = explain(self.position, hands.observed, diff_cells, hands.touched, self.identity,
                            strict=True, max_plies=plies)
@@ -92,7 +102,7 @@ class Deadlines(Judging):
                 seqs = [seq for seq in explain(self.position, hands.observed, diff_cells, hands.touched,
                                                self.identity, strict=False, max_plies=plies)
                         if brief_stands_only(hands, seq)]
-            if reading is not None and guard is not None:
+            if reading is not None and held is not None:
                 # The board showed the reading before the next player started: the mover's move
                 # is the reading or goes on from it; a piece taken elsewhere meanwhile is the
                 # mover's next move (a bishop resting on f5, back to e6 after White's reply).
@@ -101,6 +111,13 @@ class Deadlines(Judging):
                 if not seqs:
                     seqs = explain_after(self.position, reading[0].move, hands, self.identity)
             seqs = [seq for seq in seqs if self._moves.allows(seq)]  # (none the computer did not choose)
+            if reading is not None and game.timing.scans_in_turn() and not p.extra.get("tried"):
+                # The reading's piece read as gone on past where the board showed it, and taken
+                # there: as likely the next player's man resting on its way to take it where it
+                # was shown. Such readings wait for the hands to let go.
+                kept = [seq for seq in seqs if not taken_beyond_shown(self.position, reading[0].move, seq)]
+                if len(kept) < len(seqs):
+                    held_back, seqs = seqs, kept
             if len(seqs) > 1 and not self._resync:
                 # Moves are made in turn: of several orders, the one whose moves began in the
                 # order the hands began them (on a board that scans its squares in turn, events
@@ -115,6 +132,11 @@ class Deadlines(Judging):
                 for move in seqs[0]:
                     self._accept(move, now, accepted)
                 return
+            hold = merged_hold(hands, self.position, self.identity, game.timing, seqs[0])
+            if hold is not None and now < hold:
+                # An earlier move could go on: its piece going on may not be reported yet.
+                self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=hold)
+                return
             # The earlier moves are final; the last one is read again from the board, as a
             # provisional reading that may still go on (a rook short of its square, a castling).
             last = seqs[0][-1]
@@ -126,10 +148,12 @@ class Deadlines(Judging):
             return
         if not self._resync and not p.extra.get("tried"):
             # Not explained yet: wait for the hands (or the guide time) and look again.
-            self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=hands.last_t + game.timing.guide_ms,
-                                     extra={"tried": True, "seqs": seqs})
-            if hands.last_t + game.timing.guide_ms > now:
+            wait = game.timing.hesitate_ms if held_back else game.timing.guide_ms
+            self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=hands.last_t + wait,
+                                     extra={"tried": True, "seqs": held_back or seqs})
+            if hands.last_t + wait > now:
                 return
+            seqs = held_back or seqs
         if self._resync:
             loose: list[tuple[Move, ...]] = [(s.move,) for s in index.match_loose(sig)]
             if not loose and not seqs:

@@ -65,7 +65,7 @@ from .messages import side_name
 from .move_indexes import MoveIndexes
 from .prompts import idle_status
 from .readings import Readings
-from .scan_guard import rest_of_move_in_hand, scan_guard
+from .scan_guard import held_until, next_player_started, rest_of_move_in_hand, scan_guard
 from .signatures import EMPTY_SIG, MoveIndex, Shape, Sig
 
 
@@ -219,8 +219,11 @@ class Judging:
         # Two moves merged (overlapping hands, a quick reply), or moves made while the board was
         # away: worked out as soon as the burst of differences is in, unless a hand still holds
         # a piece that some legal move would put down (then only after ``guide_ms``).
-        wait = game.timing.settle_ms if self._resync or not half_made(hands, game, index) else game.timing.guide_ms
-        if wait == game.timing.settle_ms and not self._resync and resting_on_the_way(hands, game, index):
+        # (On a board that scans its squares in turn, ``settle_wait``: the rest of a burst comes
+        # as the scan reaches its squares, and a quiet shows nothing there.)
+        settle = game.timing.settle_ms if self._resync else game.timing.settle_wait()
+        wait = settle if self._resync or not half_made(hands, game, index) else game.timing.guide_ms
+        if wait == settle and not self._resync and resting_on_the_way(hands, game, index):
             # A piece of a move under way rests on a cell it crosses (a swapped man dragged
             # while the other is in the hand): a move and a capture there only if it stays.
             wait = game.timing.drag_wait()
@@ -256,12 +259,17 @@ class Judging:
         self._status = Status(StatusKind.MOVING, f"{side} moving: {text} (provisional)",
                               cells=tuple(sorted(self._hands.diff)), provisional=(text,))
 
-    def _reading_guard(self) -> int | None:
-        """When the reading shown may end through the next player's hand (``scan_guard``)."""
+    def _reading_guard(self) -> tuple[int, int] | None:
+        """When the reading shown may end through the next player's hand (``scan_guard``), and
+        when the next player's first event came; None if nothing holds it."""
         reading = self._reading
-        if reading is None:
+        timing = self._game.timing
+        if reading is None or not timing.scans_in_turn() or not reading[2]:
             return None
-        return scan_guard(self._hands, self._game.timing, reading[0].cells, reading[2], reading[1])
+        started = next_player_started(self._hands, reading[0].cells, reading[2], reading[1])
+        if started is None:
+            return None
+        return held_until(self._hands, timing, reading[0].cells, reading[2], started), started
 
     def _set_match(self, sig: Sig, shapes: list[Shape], index: MoveIndex,
                    rest: frozenset[int] = frozenset()) -> None:

@@ -9,7 +9,8 @@ just as Black lifts b8 is reported b8 first, then f3 and e2 up to a scan later. 
 left its square before the next player's first event, the scan reached that square within one
 scan of that event and reported it there. So a reading that could go on ends, through the next
 player's hand, only one scan (and ``SCAN_MARGIN_MS``) after the report of the next player's
-first event (issue 23: hesitant slides were read short on the emulated DGT board). A move that
+first event (issue 23: hesitant slides were read short on the emulated DGT board), or once the
+board has visited the piece's square after that report (``seen_going_on_by``). A move that
 cannot be extended is not held.
 
 Meanwhile the next player's hand goes on (a piece resting on its way, a whole move): once the
@@ -19,13 +20,20 @@ reach alone, and the rest of the board is read again as the next player's.
 
 from __future__ import annotations
 
+import math
 from itertools import pairwise
 
-from engine import Move, Position
+from engine import Move, Position, Variant
 
 from .core_types import SCAN_MARGIN_MS, Timing
 from .readings import Readings
 from .signatures import MoveIndex, Shape, explain, looks, seen
+
+#: The shortest period a board declaring ``scan_ms`` may really scan at, as a share of it (a DGT
+#: board declares 250 ms until it has measured its own, 200-250 ms).
+VISIT_SLACK = 0.8
+#: A visit this long after the next player's first report is taken as after that event.
+VISIT_LEAD_MS = 20
 
 
 def next_player_started(hands: Readings, cells: frozenset[int], going_on: frozenset[int], since: int) -> int | None:
@@ -48,7 +56,36 @@ def scan_guard(hands: Readings, timing: Timing, cells: frozenset[int], going_on:
     if not timing.scans_in_turn() or not going_on:
         return None
     first = next_player_started(hands, cells, going_on, since)
-    return None if first is None else first + timing.scan_ms + SCAN_MARGIN_MS
+    return None if first is None else held_until(hands, timing, cells, going_on, first)
+
+
+def held_until(hands: Readings, timing: Timing, cells: frozenset[int], going_on: frozenset[int], first: int) -> int:
+    """``scan_guard`` once the next player's first event is known (reported at ``first``)."""
+    return seen_going_on_by(hands, timing, cells, going_on, first) + SCAN_MARGIN_MS
+
+
+def seen_going_on_by(hands: Readings, timing: Timing, cells: frozenset[int], going_on: frozenset[int],
+                     first: int) -> int:
+    """By when the board has reported the reading's piece going on, had it gone on before the
+    next player's first event (reported at ``first``, so made at most a scan before): one scan
+    after that report, or sooner, the next visit of the square the piece stands on. The board
+    visits each square once a scan, so that square is next visited a whole number of scans
+    after it reported the piece there; a visit at or after ``first`` comes after the next
+    player's event, and had the piece left before, that visit reports it lifted. (Counted with
+    a period down to ``VISIT_SLACK`` of the one declared, so that an estimate a little long,
+    or the slowest period declared before the board's own is known, never puts the visit
+    before the event.) Only for a piece sliding on along empty squares: a capture or the second
+    half of a bigger move (a castling's king) shows on other squares, and waits the scan."""
+    full = first + timing.scan_ms
+    stands = [c for c in cells if hands.diff.get(c)]
+    if not stands or any(hands.expected[c] for c in going_on - cells) or any(c not in hands.cell_t for c in stands):
+        return full
+    due = first
+    for c in stands:
+        reported = hands.cell_t[c]
+        scans = max(0, math.ceil((first + VISIT_LEAD_MS - reported) / (timing.scan_ms * VISIT_SLACK)))
+        due = max(due, reported + scans * timing.scan_ms)
+    return min(full, due)
 
 
 def rest_of_move_in_hand(hands: Readings, timing: Timing, shape: Shape, ext: frozenset[int]) -> bool:
@@ -67,9 +104,10 @@ def rest_of_move_in_hand(hands: Readings, timing: Timing, shape: Shape, ext: fro
 
 
 def mover_move(hands: Readings, index: MoveIndex, position: Position, identity: bool, shape: Shape,
-               going_on: frozenset[int], since: int) -> Shape | None:
-    """The mover's move as the board shows it once the reading ``shape`` (shown first at
-    ``since``) is final through the next player's hand: the reading, or the legal move to where
+               going_on: frozenset[int], started: int | None) -> Shape | None:
+    """The mover's move as the board shows it once the reading ``shape`` is final through the
+    next player's hand (whose first event came at ``started``, ``next_player_started``): the
+    reading, or the legal move to where
     its piece went on (among the cells ``going_on``), read from the board's differences on those
     cells alone (the rest is the next player's, read afterwards). None unless exactly one fits,
     and none while a man of the mover's was off its cell or (on an identity board) put down
@@ -77,7 +115,6 @@ def mover_move(hands: Readings, index: MoveIndex, position: Position, identity: 
     lifted before the bishop's move shown, in a flurry of four). (After, it is the mover's next
     move, made on top of the reply.)"""
     cells = shape.cells | going_on
-    started = next_player_started(hands, cells, going_on, since)
     side, board, variant = position.side, position.board, position.variant
     for c, v in hands.diff.items():
         if c in cells or (started is not None and hands.first_since(c, -1) > started):
@@ -107,13 +144,94 @@ def in_turn(hands: Readings, scan_ms: int, seqs: list[tuple[Move, ...]]) -> list
     move's began was not made before it (seen: a king's castling on g1 reported 600 ms before
     the pawn of the move read as made first)."""
 
-    def began(move: Move) -> int:
-        # (A move begins where its pieces are lifted: a cell it lands on may have been handled
-        # before, by the move before.)
-        cells = {s for s, d in move.relocations if s != d} or {c for c, b, a in move.changes if b != a}
-        return min((hands.first_since(c, -1) for c in cells if c in hands.cell_t), default=hands.last_t)
+    return [seq for seq in seqs if all(began(hands, a) <= began(hands, b) + scan_ms for a, b in pairwise(seq))]
 
-    return [seq for seq in seqs if all(began(a) <= began(b) + scan_ms for a, b in pairwise(seq))]
+
+def began(hands: Readings, move: Move) -> int:
+    """When ``move``'s first event came: the earliest on the cells it lifts its pieces from. (A
+    move begins where its pieces are lifted: a cell it lands on may have been handled before,
+    by the move before.)"""
+    cells = {s for s, d in move.relocations if s != d} or {c for c, b, a in move.changes if b != a}
+    return min((hands.first_since(c, -1) for c in cells if c in hands.cell_t), default=hands.last_t)
+
+
+def merged_hold(hands: Readings, position: Position, identity: bool, timing: Timing,
+                seq: tuple[Move, ...]) -> int | None:
+    """When the earlier moves of ``seq`` (moves merged on the board, worked out together) may be
+    final on a board that scans its squares in turn: a move that could go on is held, as a
+    reading shown is (``scan_guard``), until one scan after the next move's first event, for
+    its piece going on to be reported (seen: a pawn resting on f6 on its way to f5 as White's
+    rook went a1-b1, all behind White's move before: read f7f6); or, like a reading, until the
+    board has visited the square the piece stands on after that event (``seen_going_on_by``),
+    when no later move of ``seq`` handles its cells. None: nothing holds them."""
+    if not timing.scans_in_turn() or len(seq) < 2:
+        return None
+    hold: int | None = None
+    pushed = 0
+    try:
+        for i, (move, after) in enumerate(pairwise(seq)):
+            index = MoveIndex(position, identity)
+            if can_go_on(index, Shape(move, identity)):
+                first = began(hands, after)
+                cells = frozenset(c for c, b, a in move.changes if b != a)
+                later = {c for m in seq[i + 1:] for c, b, a in m.changes if b != a}
+                drag = index.drag_cells(move)
+                alone = bool(drag) and not cells & later and not can_go_on_beyond_drag(index, move, identity)
+                due = (seen_going_on_by(hands, timing, cells, drag, first) if alone
+                       else first + timing.scan_ms) + SCAN_MARGIN_MS
+                hold = due if hold is None else max(hold, due)
+            position.push(move)
+            pushed += 1
+    finally:
+        for _ in range(pushed):
+            position.pop()
+    return hold
+
+
+def can_go_on_beyond_drag(index: MoveIndex, move: Move, identity: bool) -> bool:
+    """Whether ``move`` may be the first half of a bigger move (more than its piece sliding on)."""
+    shape = Shape(move, identity)
+    return bool((shape.sig and index.extension_cells(shape.sig, shape.cells))
+                or index.continuation_cells(move, shape.cells))
+
+
+def taken_beyond_shown(position: Position, shown: Move, seq: tuple[Move, ...]) -> bool:
+    """Whether ``seq`` begins with the piece of the reading ``shown`` going on to a cell the
+    board never showed it on, where a later move of ``seq`` takes it with a piece that stands
+    there on the straight way from its own cell to where the reading was shown. On a board that
+    scans its squares in turn the next player's hand reads that way while it is at work: the
+    mover's rook shown on d5 and lifted, Black's rook from d8 put down on d6 on its way to take
+    it, reads d1d6 d8xd6 (seen) as well as d1d5 and a capture under way. (A bishop shown on f6
+    that takes on e5 and is taken back by a pawn from d4 at once is no such reading: the pawn
+    was never on its way to f6.)"""
+    first = seq[0]
+    if first == shown or len(seq) < 2:
+        return False
+    went = {s: d for s, d in first.relocations if s != d}
+    beyond = {went[s]: d for s, d in shown.relocations if s in went and went[s] != d}
+    ways = [(src, beyond[dst]) for move in seq[1:] for src, dst in move.relocations
+            if dst in beyond and _between(position.variant, src, dst, beyond[dst])]
+    if not ways:
+        return False
+    position.push(shown)
+    try:
+        # (The taker can take the piece where it was shown: a pawn is on no such way.)
+        return any((m.relocations[0][0], m.relocations[0][1]) in ways
+                   for m in position.legal_moves() if m.relocations)
+    finally:
+        position.pop()
+
+
+def _between(variant: Variant, a: int, b: int, c: int) -> bool:
+    """Whether cell ``b`` lies strictly between ``a`` and ``c`` on one straight line."""
+    (x0, y0), (x1, y1), (x2, y2) = (variant.geometry.coords[i] for i in (a, b, c))
+    dx, dy = x2 - x0, y2 - y0
+    if (dx, dy) == (0, 0) or not (dx == 0 or dy == 0 or abs(dx) == abs(dy)):
+        return False
+    if (x1 - x0) * dy != (y1 - y0) * dx:
+        return False
+    k = max(abs(x1 - x0), abs(y1 - y0))
+    return 0 < k < max(abs(dx), abs(dy)) and (x1 - x0) * dx >= 0 and (y1 - y0) * dy >= 0
 
 
 def brief_stands_only(hands: Readings, seq: tuple[Move, ...]) -> bool:

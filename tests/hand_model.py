@@ -51,6 +51,9 @@ MAX_PIECE_GAP_MS = 400
 MAX_PAUSE_MS = 1500
 #: The longest pause of a hesitant hand between the pieces of one move (ms).
 MAX_PIECE_PAUSE_MS = 2500
+#: The least time from a move's last event to any event of the reply but the lift of its
+#: first piece (ms), for the maker boards' games (see ``Hands.min_reply_ms``).
+MIN_REPLY_MS = 100
 #: Script time per lift/place line (``controller.replay.STEP_MS``).
 STEP_MS = 10
 
@@ -67,6 +70,11 @@ class Hands:
     fast: float = 0.35         # the reply starts within 0-60 ms
     overlap: float = 0.3       # the opponent lifts its next piece before this move's last event
     hesitant: float = 0.0      # the move is made with pauses on the way (see the module docstring)
+    #: The least time from the last event of a move to any event of the reply after the lift
+    #: of its first piece (ms; 0: no floor, the seeded games as they were): a player may reach
+    #: for a piece before the opponent's move is made, but puts nothing down (and takes nothing
+    #: else) before seeing it made. See ``MIN_REPLY_MS``.
+    min_reply_ms: int = 0
 
 
 @dataclass
@@ -284,17 +292,20 @@ def game_script_with_plies(pos: Position, moves: Sequence[str], hands: Hands,
             tl.events.append(_Ev(prev_end - lead, first.line, ply))
             prev_start = prev_end - lead
             if rest:
-                at = prev_end + max(20, rest[0].t - first.t - lead)
+                at = prev_end + max(20, rest[0].t - first.t - lead, hands.min_reply_ms)
                 for e in rest:
                     tl.events.append(_Ev(at + e.t - rest[0].t, e.line, ply))
                 prev_end = at + rest[-1].t - rest[0].t
             else:
                 prev_end += 20
         else:
-            for e in hm.events:
-                tl.events.append(_Ev(start + e.t, e.line, ply))
+            # (Past the floor, the rest of the move keeps its own pace.)
+            late = 0 if prev is None or len(hm.events) < 2 else max(
+                0, prev_end + hands.min_reply_ms - (start + hm.events[1].t))
+            for k, e in enumerate(hm.events):
+                tl.events.append(_Ev(start + e.t + (late if k else 0), e.line, ply))
             prev_start = start
-            prev_end = start + hm.duration
+            prev_end = start + hm.duration + late
         for e in tl.events:
             cell = pos.variant.geometry.index(e.line.split()[1])
             last_on[cell] = max(last_on.get(cell, e.t), e.t)

@@ -743,11 +743,14 @@ def test_a_slide_that_could_go_on_is_final_one_scan_after_its_square_was_reporte
     core.event(Event(cell("a1"), False, 1125))
     # Alone, it waits for the hand to let go; with Black's hand on a man, the short wait.
     assert core.deadline == 1125 + DGT.hesitate_ms + DGT.scan_ms
-    # (And one scan after Black's first event was reported: Black's lift of e8 can be reported
-    # before the rook leaving a square that comes later in the scan.)
+    # (And not before the board has visited a5 again after Black's first event was reported:
+    # Black's lift of e8 can be reported before the rook leaving a square that comes later in
+    # the scan. a5 is visited a whole scan after it was reported, at 1250, after e8's report:
+    # had the rook left before Black's hand, that visit reports it.)
     core.event(Event(cell("e8"), False, 1130))
     wait = max(DGT.drag_ms, DGT.scan_ms + SCAN_MARGIN_MS)
-    final = max(1000 + wait, 1130 + DGT.scan_ms + SCAN_MARGIN_MS)
+    final = max(1000 + wait, 1000 + DGT.scan_ms + SCAN_MARGIN_MS)
+    assert final < 1130 + DGT.scan_ms + SCAN_MARGIN_MS
     assert core.deadline == final
     assert not core.tick(final - 1).accepted and texts(core) == []
     assert [core.position.move_text(m) for m in core.tick(final).accepted] == ["a1a5"]

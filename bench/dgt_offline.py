@@ -1,0 +1,233 @@
+"""The DGT board games of ``bench/board_games.py`` on the script's clock: what a DGT board
+would report for the hand model's script, computed instead of run, fed to the referee core.
+
+    ./dev bench dgt_offline [--games 3] [--seeds 0,1,2] [--scan 220] [--phases 4]
+        [--min-reply-ms MS] [--verbose SEED]
+
+A DGT board visits its squares in wire order (a8 = 0 ... h1 = 63), a full scan every
+``--scan`` ms, and reports a square whose piece differs from what it last reported
+(``firmware_bridge.boards.dgt_emulator``). Here the visits are computed from the script's times
+(each game at ``--phases`` scan phases), and each report reaches the referee after its five
+bytes at 9600 baud, queued behind the one before. No host, no pty, no threads: the same hands
+give the same reports, so a change to the core is measured on hundreds of games in seconds, and
+the real-time emulator run (``./dev bench latency --boards dgt``) is left to confirm it. The
+referee's scan period is the board's plus 2 ms (what the driver learns, ``dgt_scan``).
+
+Reported: games move for move, wrong final moves, and the latency of moves that cannot be
+extended, from the hand's last touch (the script's time) and from the board's report of the
+move's last change (what the core adds), p50/p95/p99/max; and from the last touch split into
+moves read alone and moves made final together with the move before (a held reading, a
+flurry worked out together).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import engine
+from bench.latency import extendable, pct
+from controller.core_types import Event, Timing
+from controller.inference import Referee
+
+#: One report's five bytes at 9600 baud (8N1), ms.
+REPORT_MS = 5 * 10 / 9.6
+#: Script time per lift/place line (``controller.replay.STEP_MS``).
+STEP_MS = 10
+
+
+@dataclass
+class Played:
+    """One game on the computed board: what the core made final, and when."""
+
+    moves: list[str]
+    texts: list[str] = field(default_factory=list)
+    finals: list[float] = field(default_factory=list)
+    last_touch: dict[int, float] = field(default_factory=dict)   # ply -> the hand's last event
+    last_report: dict[int, float] = field(default_factory=dict)  # ply -> report of its last change
+
+    @property
+    def wrong(self) -> int:
+        return sum(1 for a, b in zip(self.texts, self.moves, strict=False) if a != b)
+
+
+def hand_actions(lines: Sequence[str], plies: Sequence[int]) -> list[tuple[float, str, str, str | None, int]]:
+    """(script ms, lift/place, square name, piece, ply) of each hand action of a script."""
+    t = 0.0
+    out = []
+    for line, ply in zip(lines, plies, strict=True):
+        words = line.split()
+        if words[0] == "sleep":
+            t += int(words[1])
+        elif words[0] in ("lift", "place"):
+            t += STEP_MS
+            out.append((t, words[0], words[1], words[2] if len(words) > 2 else None, ply))
+    return out
+
+
+def dgt_reports(actions: Sequence[tuple[float, str, str, str | None, int]], variant: engine.Variant,
+                scan_ms: float, phase: float) -> list[tuple[float, int, str | None, set[int]]]:
+    """(host ms, cell, piece or None, plies whose actions it shows) of each report a DGT board
+    scanning every ``scan_ms`` from ``phase`` (0-1 of a scan) would send for these actions."""
+    g = variant.geometry
+    pos = engine.start_position(variant)
+    physical: list[str | None] = [variant.symbol(code) if code else None for code in pos.board]
+    seen = list(physical)
+    touched: list[set[int]] = [set() for _ in physical]
+    end = actions[-1][0] + 4 * scan_ms if actions else 0.0
+    out: list[tuple[float, int, str | None, set[int]]] = []
+    line_free = 0.0
+    i = 0
+    visit = 0
+    while True:
+        # The visit of square number ``visit`` (in scan order) happens at this time.
+        at = (visit / 64 + phase) * scan_ms
+        if at > end:
+            break
+        while i < len(actions) and actions[i][0] <= at:
+            _t, kind, name, piece, ply = actions[i]
+            cell = g.index(name)
+            physical[cell] = piece if kind == "place" else None
+            touched[cell].add(ply)
+            i += 1
+        square = visit % 64
+        cell = _cell_of_wire(variant, square)
+        if physical[cell] != seen[cell]:
+            seen[cell] = physical[cell]
+            line_free = max(line_free, at) + REPORT_MS
+            out.append((line_free, cell, physical[cell], set(touched[cell])))
+        touched[cell].clear()  # (a touch the visit did not see changed is never reported)
+        visit += 1
+    return out
+
+
+def _cell_of_wire(variant: engine.Variant, square: int) -> int:
+    """The engine's cell of DGT wire square ``square`` (a8 = 0, h8 = 7, ... h1 = 63)."""
+    file, rank_from_top = square % 8, square // 8
+    return variant.geometry.index(f"{'abcdefgh'[file]}{8 - rank_from_top}")
+
+
+def play(moves: Sequence[str], seed: int, scan_ms: float, phase: float, hands_kwargs: dict,
+         verbose: bool = False) -> Played:
+    from tests.hand_model import Hands, game_script_with_plies
+
+    variant = engine.find_variant("chess")
+    lines, plies = game_script_with_plies(engine.start_position(variant), moves, Hands(**hands_kwargs), seed=seed)
+    actions = hand_actions(lines, plies)
+    reports = dgt_reports(actions, variant, scan_ms, phase)
+    game = Played(list(moves))
+    for t, _kind, _name, _piece, ply in actions:
+        if ply >= 0:
+            game.last_touch[ply] = t
+    for t, _cell, _piece, shown in reports:
+        for ply in shown:
+            if ply >= 0:
+                game.last_report[ply] = max(game.last_report.get(ply, 0.0), t)
+    referee = Referee(engine.start_position(variant), identity=True,
+                      timing=Timing(scan_ms=int(scan_ms) + 2))
+
+    def took(decision, at: float) -> None:
+        for move in decision.accepted:
+            game.texts.append(engine.move_text(variant, move))
+            game.finals.append(at)
+            if verbose:
+                print(f"{at:9.0f}  FINAL {game.texts[-1]} (ply {len(game.texts)}; played "
+                      f"{moves[len(game.texts) - 1] if len(game.texts) <= len(moves) else '-'})")
+
+    if verbose:
+        for t, kind, name, piece, ply in actions:
+            print(f"{t:9.0f}  hand  {kind} {name} {piece or ''} (ply {ply + 1})")
+    t = 0
+    for host, cell, piece, _shown in reports:
+        t = int(host)
+        for _ in range(20):
+            due = referee.deadline
+            if due is None or due > t:
+                break
+            took(referee.tick(due), due)
+        code = variant.parse_symbol(piece) if piece else 0
+        took(referee.event(Event(cell, piece is not None, t, code)), t)
+        if verbose:
+            print(f"{t:9d}  board {'place' if piece else 'lift '} {variant.geometry.names[cell]} {piece or ''}"
+                  f" -> {referee.status.message[:70]} [deadline {referee.deadline}]")
+    for _ in range(20):  # the last move: final at its own deadline
+        due = referee.deadline
+        took(referee.tick(due if due is not None else t + 60_000), due if due is not None else t + 60_000)
+    return game
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--seeds", default="0,1,2")
+    parser.add_argument("--scan", type=float, default=220.0)
+    parser.add_argument("--phases", type=int, default=4)
+    parser.add_argument("--hesitant", type=float, default=0.5)
+    parser.add_argument("--min-reply-ms", type=int, default=None,
+                        help="the hand model's floor (default: the maker boards' bench's, bench/board_games.py)")
+    parser.add_argument("--verbose", type=int, default=None, metavar="SEED", help="print one game's events")
+    parser.add_argument("--phase", type=float, default=None, help="with --verbose: the scan phase (0-1)")
+    args = parser.parse_args()
+    from bench.board_games import hands_for_boards
+    from tests.historical_games import historical_games
+
+    hands = hands_for_boards(args.hesitant)
+    if args.min_reply_ms is not None:
+        hands["min_reply_ms"] = args.min_reply_ms
+    games = historical_games()
+    if args.verbose is not None:
+        game = play(games[args.verbose % 1000], args.verbose, args.scan, args.phase or 0.0, hands, verbose=True)
+        print(f"wrong {game.wrong}, {len(game.texts)}/{len(game.moves)}")
+        return
+    ok = total = wrong = misread = 0
+    touch: list[float] = []
+    report: list[float] = []
+    together: list[bool] = []  # per move timed: made final with the move before
+    slow: list[tuple[float, int, int, float]] = []
+    rng = random.Random(0)
+    for offset in (int(x) for x in args.seeds.split(",")):
+        for n, moves in enumerate(games[:args.games]):
+            seed = n + 1000 * offset
+            for _ in range(args.phases):
+                phase = rng.random()
+                game = play(moves, seed, args.scan, phase, hands)
+                total += 1
+                ok += game.texts == list(moves)
+                wrong += game.wrong
+                misread += game.wrong > 0
+                if game.texts != list(moves):
+                    first = next((i for i, (a, b) in enumerate(zip(game.texts, moves, strict=False)) if a != b),
+                                 len(game.texts))
+                    print(f"  seed {seed} phase {phase:.3f}: {len(game.texts)}/{len(moves)}, wrong {game.wrong}, "
+                          f"ply {first + 1}: {game.texts[first:first + 2]} for {list(moves[first:first + 2])}")
+                pos = engine.start_position(engine.find_variant("chess"))
+                for ply, text in enumerate(game.texts):
+                    if text != moves[ply]:
+                        break
+                    move = pos.parse_move(text)
+                    if not extendable(pos, move, True) and ply in game.last_touch:
+                        touch.append(game.finals[ply] - game.last_touch[ply])
+                        report.append(game.finals[ply] - game.last_report.get(ply, game.last_touch[ply]))
+                        together.append(ply > 0 and game.finals[ply] - game.finals[ply - 1] < 1)
+                        slow.append((touch[-1], seed, ply + 1, phase))
+                    pos.push(move)
+    print(f"dgt offline, scan {args.scan:.0f} ms, hands {hands}: {ok}/{total} games move for move, "
+          f"{misread} with a wrong final move, wrong final moves {wrong} (every ply after the first wrong one)")
+    for name, xs in (("last touch -> final", touch), ("board's last report -> final (the core's share)", report)):
+        if xs:
+            print(f"  cannot be extended, {name}: {len(xs)} moves, p50 {pct(xs, 50):.0f}  p95 {pct(xs, 95):.0f}  "
+                  f"p99 {pct(xs, 99):.0f}  max {max(xs):.0f} ms")
+    for name, xs in (("read alone", [t for t, w in zip(touch, together, strict=True) if not w]),
+                     ("made final together with the move before",
+                      [t for t, w in zip(touch, together, strict=True) if w])):
+        if xs:
+            print(f"  cannot be extended, last touch -> final, {name}: {len(xs)} moves, p50 {pct(xs, 50):.0f}  "
+                  f"p95 {pct(xs, 95):.0f}  p99 {pct(xs, 99):.0f}  max {max(xs):.0f} ms")
+    slowest = [(round(a), b, c, round(d, 3)) for a, b, c, d in sorted(slow)[-6:]]
+    print("  slowest (touch ms, seed, ply, phase):", slowest)
+
+
+if __name__ == "__main__":
+    main()
