@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,9 +24,9 @@ def test_no_page_asks_for_pythonpath() -> None:
     assert [str(p.relative_to(ROOT)) for p in pages if "PYTHONPATH" in p.read_text(encoding="utf-8")] == []
 
 
-def test_no_test_imports_the_research_scripts() -> None:
-    importers = []
-    for path in ROOT.glob("tests/*.py"):
+def imports(paths: list[Path]) -> Iterator[tuple[str, str]]:
+    """``(where, module)`` for every module each of ``paths`` imports."""
+    for path in paths:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 names = [a.name for a in node.names]
@@ -33,8 +34,13 @@ def test_no_test_imports_the_research_scripts() -> None:
                 names = [node.module or ""]
             else:
                 continue
-            if any(n == "tools" or n.startswith("tools.") for n in names):
-                importers.append(f"{path.name}:{node.lineno}")
+            for name in names:
+                yield f"{path.relative_to(ROOT)}:{node.lineno}", name
+
+
+def test_no_test_imports_the_research_scripts() -> None:
+    importers = [where for where, name in imports(list(ROOT.glob("tests/*.py")))
+                 if name == "tools" or name.startswith("tools.")]
     assert importers == []
 
 
@@ -42,17 +48,8 @@ def test_no_module_imports_a_test_module() -> None:
     # Helpers that tests and benchmarks share live in modules of their own (tests/hand_model.py,
     # tests/royal_fury_games.py ...): importing a test module would collect its tests twice and
     # tie a benchmark to them.
-    importers = []
-    for path in [*ROOT.glob("tests/*.py"), *ROOT.glob("bench/*.py"), *ROOT.glob("tools/*.py")]:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                names = [node.module or ""]
-            else:
-                continue
-            if any(n.startswith("tests.test_") for n in names):
-                importers.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    paths = [*ROOT.glob("tests/*.py"), *ROOT.glob("bench/*.py"), *ROOT.glob("tools/*.py")]
+    importers = [where for where, name in imports(paths) if name.startswith("tests.test_")]
     assert importers == []
 
 
