@@ -30,6 +30,10 @@ def test_chessery_run_with_a_computer_side_guides_its_moves_onto_the_board(tmp_p
     try:
         assert run.next_line() == f"frame: {frame}"
         for ply in range(8):
+            if pos.outcome() is not None:
+                # White's moves are random and the computer at level 0 plays differently from run
+                # to run: it may mate within the eight plies (seen once in CI, 1.f3 ... Qh4#).
+                break
             if pos.side == 0:
                 text = pos.move_text(rng.choice([m for m in pos.legal_moves() if len(pos.move_text(m)) == 4]))
             else:
