@@ -78,18 +78,12 @@ class MoveIndexes:
         computer's move is made at the board only once the computer has chosen it)."""
         if self.only is not None and (not seq or seq[0] not in self.only):
             return False
-        pos = self.position
-        pushed = 0
-        try:
+        with self.position.after() as pos:
             for i, move in enumerate(seq):
                 if pos.side in self.elsewhere and not (i == 0 and self.only is not None):
                     return False
                 if i < len(seq) - 1:
                     pos.push(move)
-                    pushed += 1
-        finally:
-            for _ in range(pushed):
-                pos.pop()
         return True
 
     def replies(self, shape: Shape) -> MoveIndex:
@@ -118,12 +112,8 @@ class MoveIndexes:
             return
         _ = self.current
         if reading is not None:
-            pos = self.position
-            pos.push(reading.move)
-            try:
+            with self.position.after(reading.move):
                 self.replies(reading)
-            finally:
-                pos.pop()
 
     def moved(self, move: Move) -> None:
         """``move`` was played (the position is after it). The legal moves after the reading,

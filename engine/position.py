@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -259,6 +261,20 @@ class Position:
         self.move_stack.pop()
         self.history.pop()
         return move
+
+    @contextmanager
+    def after(self, *moves: Move) -> Iterator[Position]:
+        """A look ahead: the position after ``moves``, and after any move pushed inside the
+        block; all of them are taken back on leaving it, however it is left (a return halfway
+        through a line, an error), so a caller never counts its pushes."""
+        depth = len(self.move_stack)
+        try:
+            for move in moves:
+                self.push(move)
+            yield self
+        finally:
+            while len(self.move_stack) > depth:
+                self.pop()
 
     def push_text(self, text: str) -> Move:
         move = self.parse_move(text)

@@ -60,14 +60,11 @@ def _is_pawn(pos: Position, code: int) -> bool:
 
 def _suffix(pos: Position, move: Move) -> str:
     """``#`` for mate, ``+`` for check, after playing ``move`` (taken back before returning)."""
-    pos.push(move)
-    try:
+    with pos.after(move):
         if not pos.is_check():
             return ""
         outcome = pos.outcome()
         return "#" if outcome is not None and outcome.termination == "checkmate" else "+"
-    finally:
-        pos.pop()
 
 
 def _disambiguation(pos: Position, move: Move, legal: list[Move]) -> str:

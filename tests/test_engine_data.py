@@ -122,3 +122,23 @@ def test_shipped_variants_all_load() -> None:
     for name in variant_names():
         v = find_variant(name)
         assert start_position(v).fen() == parse_fen(v, v.start).fen()
+
+
+def test_a_look_ahead_is_taken_back_however_it_is_left() -> None:
+    pos = start_position(find_variant("alice"))
+    before = (pos.fen(), pos.hash, len(pos.move_stack))
+    e4 = pos.parse_move("e2e4")
+    with pos.after(e4) as ahead:
+        assert ahead.side == 1 and ahead.move_stack[-1] == e4
+        ahead.push(ahead.legal_moves()[0])
+        assert len(ahead.move_stack) == 2
+    assert (pos.fen(), pos.hash, len(pos.move_stack)) == before
+    with pytest.raises(RuntimeError), pos.after(e4):
+        pos.push(pos.legal_moves()[0])
+        raise RuntimeError("left halfway")
+    assert (pos.fen(), pos.hash, len(pos.move_stack)) == before
+    # Moves played before the look ahead stay played.
+    pos.push(e4)
+    with pos.after(pos.legal_moves()[0]):
+        pass
+    assert pos.move_stack == [e4]

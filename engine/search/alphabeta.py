@@ -362,24 +362,20 @@ class Searcher:
         pos = self.pos
         assert pos is not None
         pv = [first]
-        pos.push(first)
-        seen = {pos.hash}
-        pushed = 1
-        while len(pv) < depth:
-            entry = self.table.get(pos.hash)
-            if entry is None or entry.move is None or pos.outcome() is not None:
-                break
-            nxt = next((m for m in self.rules.legal_moves(pos) if move_key(m) == entry.move), None)
-            if nxt is None:
-                break
-            pos.push(nxt)
-            pushed += 1
-            pv.append(nxt)
-            if pos.hash in seen:
-                break
-            seen.add(pos.hash)
-        for _ in range(pushed):
-            pos.pop()
+        with pos.after(first):
+            seen = {pos.hash}
+            while len(pv) < depth:
+                entry = self.table.get(pos.hash)
+                if entry is None or entry.move is None or pos.outcome() is not None:
+                    break
+                nxt = next((m for m in self.rules.legal_moves(pos) if move_key(m) == entry.move), None)
+                if nxt is None:
+                    break
+                pos.push(nxt)
+                pv.append(nxt)
+                if pos.hash in seen:
+                    break
+                seen.add(pos.hash)
         return pv
 
 
