@@ -15,11 +15,15 @@ For each move that cannot be extended (recorded as played), the time from the ha
 
 Each move slower than ``--goal`` is put down to one cause, the first that holds:
 
-* ``never seen``: the board never reported the move's landing before it was final (the piece
-  rested less than a scan there: the move is read once a later report reveals it);
+* ``never seen``: the board never reported the move's piece on its landing square before the
+  move was final (it rested there less than a scan: the move is read once a later report, the
+  piece going on or taken, reveals it);
 * ``held with the move before``: made final together with the move before, which could go on
   and which the referee held (one scan after the next player's first report, or a lift that
   fits both readings): a move is never final before the one it follows;
+* ``read with the move after``: made final together with the next move, whose reports the
+  referee needed to read it (hands overlapping: the next player's reports came in among this
+  move's, within a scan);
 * ``line busy``: the field update waited on the line behind another message (a dump, a reply);
 * ``host``: the emulator applied the touch, or the driver read the update, late (threads, load);
 * ``scan not learnt``: the referee still waited for the slowest DGT scan (250 ms);
@@ -45,6 +49,8 @@ LINE_MS = 7.0
 #: More than this from the touch to the emulator's board, or from the line to the driver, is late.
 HOST_LATE_MS = 15.0
 SLOWEST_SCAN_MS = 250
+#: The referee's margin after a scan (``scan_guard.SCAN_MARGIN_MS``).
+HOLD_MARGIN_MS = 10
 
 
 def moves_of(path: str) -> list[dict]:
@@ -68,15 +74,17 @@ def moves_of(path: str) -> list[dict]:
             final = finals[ply]
             cells = {c for c, b, a in move.changes if b != a}
             mine = [e for e in events if e[1] in cells and first[ply] <= e[0] <= final]
-            landing = {c for c, b, a in move.changes if a and b != a}
+            landing = {(c, variant.symbol(a)) for c, b, a in move.changes if a and b != a}
             row = {"game": path, "ply": ply + 1, "move": text, "total": final - last[ply], "scan": None,
                    "applied": None, "seen": None, "sent": None, "read": None, "synthetic": False,
-                   "landed": any(e[1] in landing and e[2] for e in mine),
-                   "together": ply > 0 and final - finals[ply - 1] < 5}
+                   "landed": any((e[1], e[3]) in landing and e[2] for e in mine),
+                   "together": ply > 0 and final - finals[ply - 1] < 5,
+                   "with_next": ply + 1 < len(finals) and finals[ply + 1] - final < 5}
             applied = [t for t, _sq, _p in d["hands"] if last[ply] - 1 <= t <= last[ply] + 200]
             if applied:
                 row["applied"] = min(applied) - last[ply]
             if mine:
+                row["first_report"] = min(e[0] for e in mine) - last[ply]
                 t, cell, _down, _piece, synthetic, scan = max(mine, key=lambda e: e[0])
                 row["read"], row["synthetic"], row["scan"] = t - last[ply], synthetic, scan
                 wire = cell_to_wire(cell)
@@ -93,7 +101,15 @@ def cause(row: dict) -> str:
     if not row["landed"]:
         return "never seen"
     if row["together"]:
-        return "held with the move before"
+        # (the move before could go on: held one scan + 10 ms after this move's first report,
+        # scan_guard.merged_hold, or longer, when a later report fitted it going on too)
+        first = row.get("first_report")
+        scan_hold = first is not None and row["scan"] is not None and \
+            abs(row["total"] - (first + row["scan"] + HOLD_MARGIN_MS)) <= 15
+        return "held with the move before: one scan after this move's first report" if scan_hold \
+            else "held with the move before: until a later report"
+    if row["with_next"]:
+        return "read with the move after"
     if row["seen"] is not None and row["due"] - row["seen"] > LINE_MS:
         return "line busy"
     if (row["applied"] or 0) > HOST_LATE_MS or (row["sent"] is not None and row["read"] - row["sent"] > HOST_LATE_MS):
@@ -139,7 +155,7 @@ def main() -> None:
         for r in sorted(slow, key=lambda r: -r["total"]):
             print(f"  {r['game'].rsplit('/', 1)[-1]} ply {r['ply']} {r['move']}: {r['total']:.0f} ms, {cause(r)}; "
                   + ", ".join(f"{k} {r[k]:.0f}" for k in ("applied", "seen", "sent", "read") if r[k] is not None)
-                  + f", scan {r['scan']}")
+                  + f", first report {r.get('first_report', 0):.0f}, scan {r['scan']}")
 
 
 if __name__ == "__main__":
