@@ -17,6 +17,7 @@ import serial
 from firmware_bridge.boards import dgt_codec as D
 from firmware_bridge.boards.dgt import CHECK_ANYWAY, QUIET_MS, REPORT_MARGIN_MS, DgtDriver
 from firmware_bridge.boards.driver import START_WIRE
+from firmware_bridge.boards.emulators import DgtEmulator
 
 DUMP, SERIAL = bytes((D.SEND_BRD,)), bytes((D.SEND_SERIALNR,))
 
@@ -99,3 +100,21 @@ def test_the_periodic_check_waits_for_quiet_but_not_for_ever(driver: DgtDriver) 
             dumps.append(at)
             answer_dump(driver, t + 0.3)
     assert len(dumps) == 1 and CHECK_ANYWAY * 3.0 < dumps[0] < CHECK_ANYWAY * 3.0 + 0.5
+
+
+def test_the_emulators_line_holds_a_field_update_behind_a_dump() -> None:
+    """What the driver's waits are for: the emulated board, like a real one, sends one message
+    at a time at 9600 baud, so a change its scan finds while a dump is on the line is reported
+    after the dump's 67 bytes. The line's times are the emulator's model (``line_log``: due
+    times computed from the bytes), not measured."""
+    board = DgtEmulator("chess")
+    with board, board._lock:  # (the board thread waits: nothing is written or scanned meanwhile)
+        now = board._now()
+        board._from_host(bytes((D.SEND_UPDATE_NICE, D.SEND_BRD)), now)
+        board.physical[52] = None  # e2 lifted (wire square 52)
+        board._scan_pos, board._last_scan_at = 52.0, now - 10  # the scan reaches e2 ...
+        board._scan(now)  # ... while the dump is still on the line
+        (asked, dump_due, _out, dump_head, _c), (_q, update_due, _out2, head, change) = board.line_log[-2:]
+    assert dump_head[0] == 0x80 | 0x06 and head[:4] == bytes((0x8E, 0, 5, 52)) and change
+    assert update_due - dump_due == pytest.approx(5 * board.bits_per_byte_ms / 1000)
+    assert dump_due - asked == pytest.approx(67 * board.bits_per_byte_ms / 1000, abs=0.002)
