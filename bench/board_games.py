@@ -12,7 +12,9 @@ A share of the extendable moves' movers press the clock button (``Button("clock"
 panel's) 300-1500 ms after the move's last event, if the move is still provisional then and
 the next player has not started. Each final move is timed from its last event to its commit,
 and put down to what made it final: the press, the next player's first event before the commit,
-or else the quiet (``hesitate_ms``).
+or else the quiet (``hesitate_ms``). ``--dump DIR`` writes each game's events, and an
+emulator's line, host and hand logs, for ``bench/replay_events.py`` and ``bench/dgt_causes.py``
+(which puts each slow DGT move down to a cause).
 """
 
 from __future__ import annotations
