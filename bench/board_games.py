@@ -12,7 +12,9 @@ A share of the extendable moves' movers press the clock button (``Button("clock"
 panel's) 300-1500 ms after the move's last event, if the move is still provisional then and
 the next player has not started. Each final move is timed from its last event to its commit,
 and put down to what made it final: the press, the next player's first event before the commit,
-or else the quiet (``hesitate_ms``).
+or else the quiet (``hesitate_ms``). ``--dump DIR`` writes each game's events, and an
+emulator's line, host and hand logs, for ``bench/replay_events.py`` and ``bench/dgt_causes.py``
+(which puts each slow DGT move down to a cause).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from controller.core_types import Timing
 from controller.service import Button, Sensor, Service
 from controller.session import Update
 from firmware_bridge.board_link import BoardKind
+from firmware_bridge.boards.board_emulator import BoardEmulator
 from firmware_bridge.script import Command, Lift, Place, Sleep, parse_script
 
 #: How long the board and the service may take to start refereeing (s).
@@ -97,7 +100,8 @@ def board_games_bench(kind: BoardKind, n_games: int, hesitant: float = 0.5, pres
             print(f"  {kind} game {n + 1} (seed {seed}): {len(game.texts)}/{len(moves)} moves recorded, {same}",
                   flush=True)
             if dump:
-                game.dump(f"{dump}/{kind}-{seed}.json", list(moves))
+                game.dump(f"{dump}/{kind}-{seed}.json", list(moves),
+                          board if isinstance(board, BoardEmulator) else None)
     report(f"real games, emulated {kind} board (scan {', '.join(f'{ms:.0f} ms' for ms in sorted(scans))})",
            ok, total, wrong, plain, by_cause, asked, goal)
     if shares:
@@ -154,16 +158,25 @@ class _Game:
         elif isinstance(item, Button) and service is not None:
             self.sensed.append((service.now(), -1, False, item.name, False, service.session.timing.scan_ms))
 
-    def dump(self, path: str, moves: list[str]) -> None:
+    def dump(self, path: str, moves: list[str], board: BoardEmulator | None = None) -> None:
+        """The game's sensor events as the service handed them to the referee, and (an
+        emulator's logs, ``bench/dgt_causes.py``) what went over the line and when the hands acted."""
         t0 = self.service.t0 if self.service is not None else 0.0
 
-        def ms(t: float) -> int:
-            return int((t - t0) * 1000)
+        def ms(t: float | None) -> float | None:
+            return None if t is None else round((t - t0) * 1000, 1)
 
+        line = [] if board is None else [[ms(q), ms(due), ms(out), list(head), change]
+                                         for q, due, out, head, change in board.line_log]
         with open(path, "w") as f:
             json.dump({"played": moves, "recorded": self.texts, "events": self.sensed,
                        "finals": [ms(t) for t in self.finals],
-                       "last_event": {ply: ms(t) for ply, t in self.last_event.items()}}, f)
+                       "last_event": {ply: ms(t) for ply, t in self.last_event.items()},
+                       "first_event": {ply: ms(t) for ply, t in self.first_event.items()},
+                       "pressed": sorted(self.pressed),
+                       "line": line,
+                       "host": [[ms(t), list(data)] for t, data in (board.host_log if board else [])],
+                       "hands": [[ms(t), sq, piece] for t, sq, piece in (board.hand_log if board else [])]}, f)
 
     def report_to_final(self, ply: int, move: Any) -> float:
         """ms from the board's last report of a change on the cells ``move`` (``ply``) changes,

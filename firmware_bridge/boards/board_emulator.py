@@ -81,9 +81,16 @@ class BoardEmulator(PtyBoard[float]):
         self.sent: list[bytes] = []  # every message sent, for tests
         #: time.monotonic() of each message that told the host of a change on the board (benchmarks)
         self.change_reports: list[float] = []
+        #: What went over the line, for benchmarks that take a latency apart: per message sent,
+        #: [time.monotonic() queued, due (the line's time), written to the pty (None: not yet),
+        #: its first five bytes, whether it reported a change]; per host command read,
+        #: (time.monotonic(), bytes); per hand action played, (time.monotonic(), square, piece).
+        self.line_log: list[list] = []
+        self.host_log: list[tuple[float, bytes]] = []
+        self.hand_log: list[tuple[float, int, str | None]] = []
         # A pty has no baud rate: what the board says waits here until the line would have carried
         # it (due time in ms, bytes, whether it reports a change).
-        self._line: collections.deque[tuple[float, bytes, bool]] = collections.deque()
+        self._line: collections.deque[tuple[float, bytes, bool, list]] = collections.deque()
         self._line_free = 0.0
         self._reporting_change = False
         self.boots = 0
@@ -160,6 +167,7 @@ class BoardEmulator(PtyBoard[float]):
         if self.port.plugged and now >= self._paused_until:
             data = self.port.read()
             if data:
+                self.host_log.append((time.monotonic(), data))
                 self._from_host(data, now)
             self._scan(now)
 
@@ -192,6 +200,7 @@ class BoardEmulator(PtyBoard[float]):
                 square = self._square(command.cell)
                 self._hand.append(self.physical[square])
                 self.physical[square] = None
+                self.hand_log.append((time.monotonic(), square, None))
             elif isinstance(command, Place):
                 self._actions += 1
                 piece = self.variant.symbol(self.variant.parse_symbol(command.piece)) if command.piece else None
@@ -200,6 +209,7 @@ class BoardEmulator(PtyBoard[float]):
                 elif piece is None:
                     piece = self._hand.pop()
                 self.physical[self._square(command.cell)] = piece
+                self.hand_log.append((time.monotonic(), self._square(command.cell), piece))
 
     def _inject(self, action: int, now: float) -> None:
         f = self.faults
@@ -225,9 +235,10 @@ class BoardEmulator(PtyBoard[float]):
 
     def _flush(self, now: float) -> None:
         while self._line and self._line[0][0] <= now:
-            _, data, change = self._line.popleft()
+            _, data, change, entry = self._line.popleft()
+            entry[2] = time.monotonic()
             if change:
-                self.change_reports.append(time.monotonic())
+                self.change_reports.append(entry[2])
             self.port.write(data)
 
     def _send(self, data: bytes) -> None:
@@ -252,7 +263,9 @@ class BoardEmulator(PtyBoard[float]):
             return
         now = self._now()
         self._line_free = max(now, self._line_free) + len(data) * self.bits_per_byte_ms
-        self._line.append((self._line_free, data, change))
+        entry = [time.monotonic(), self._t0 + self._line_free / 1000, None, data[:5], change]
+        self.line_log.append(entry)
+        self._line.append((self._line_free, data, change, entry))
 
     # -- each protocol ------------------------------------------------------------------------------------
     def _boot(self, now: float) -> None:

@@ -9,8 +9,11 @@ Field updates are fed on as events at once: a board scans its 64 squares in turn
 takes 200-250 ms), so updates of one move can come in square order rather than in the order the
 hands moved, and a piece dragged across the board reports the squares it passed. The referee's
 inference reads them as it reads any sensor events. They are never trusted alone: once the
-board has been quiet for ``quiet_ms`` after an update, the driver asks for a dump and delivers
-whatever differs as synthetic corrections.
+board has been quiet for ``quiet_ms`` (1 s) after an update, the driver asks for a dump and
+delivers whatever differs as synthetic corrections. Not sooner: a dump holds the line for 70 ms,
+and a field update of the next player's hand that falls in it waits behind it (asked one scan
+after every move, 4 % of the real-time bench's field updates waited behind a dump or a reply,
+up to 83 ms: docs/boards.md, Timing). A damaged message still asks for a dump at once.
 
 The referee trusts that a piece rests where it was reported once the scan has come round to
 that square again with no change (``Timing.scan_ms``): one scan after the report. So the driver
@@ -18,12 +21,14 @@ declares the board's scan period, learnt from when its field updates arrive (``d
 250 ms, the slowest DGT scan, until it knows), and keeps the line from the board free while a
 report may be due: for one scan and :data:`REPORT_MARGIN_MS` after a field update it asks
 nothing the board answers (a dump takes 70 ms on the line, a serial number 8 ms, and a field
-update would wait behind them), so the quiet dump comes after that and liveness polls and
-periodic dumps wait for it.
+update would wait behind them), and liveness polls and periodic dumps wait for it.
 
-Liveness: the serial number is asked every ``poll_ms`` (and a dump every ``check_ms``, since a
-field update lost whole leaves no other trace); no message for ``silence_timeout`` or an
-I/O error ends the session, and the driver reconnects and resynchronises from a dump.
+Liveness: the serial number is asked when nothing came from the board for ``poll_ms`` and no
+dump is awaited (any message shows it alive, and a question asked while the hands are at work
+only stands in front of their reports); a dump every ``check_ms`` (a field update lost whole leaves no other trace),
+after the same quiet as the moves' dump, or after ``CHECK_ANYWAY`` such periods without one
+as soon as no report is due; no message for ``silence_timeout`` or an I/O error ends the
+session, and the driver reconnects and resynchronises from a dump.
 
 Lights: only the Revelation II (the DGT board with square lights) is sent SET_LEDS. DGT defines
 the long serial number as ten decimal characters, so a name in it cannot tell; the driver takes a
@@ -54,6 +59,12 @@ log = logging.getLogger(__name__)
 #: After a field update, how long beyond one scan a report of the next visit may still come
 #: (the line's 5 ms per update, the reader's wake-up).
 REPORT_MARGIN_MS = 20
+#: How long the board stays quiet after a field update before the driver checks the updates
+#: against a dump (ms): well past a move's own reports, and past the quick replies of the
+#: hand model (see the module's docstring).
+QUIET_MS = 1000
+#: Periodic checks put off by field updates (``check_ms`` each) before one is asked anyway.
+CHECK_ANYWAY = 4
 #: A field update is a timing measure when nothing came from the board for this long before it
 #: (its own 5 bytes take 5.2 ms at 9600 baud: a shorter gap means it waited on the line).
 IDLE_BEFORE_S = 0.008
@@ -67,8 +78,9 @@ class DgtDriver(BoardDriver):
                  revelation: bool | None = None, bluetooth: bool | None = None,
                  on_button: Callable[[str], None] | None = None, **options: Any) -> None:
         """``quiet_ms``: after the last field update, wait this long, then compare with a dump
-        (default: one scan and ``REPORT_MARGIN_MS``, the least that keeps the line free).
-        ``poll_ms``: ask the serial number this often (liveness). ``check_ms``: compare with a
+        (default ``QUIET_MS``; never less than one scan and ``REPORT_MARGIN_MS``, which keeps
+        the line free for the reports of a move's squares). ``poll_ms``: ask the serial number
+        when nothing came from the board for this long (liveness). ``check_ms``: compare with a
         dump this often anyway (a field update lost whole leaves no other trace).
         ``revelation``: whether the board is a Revelation II (None: recognise it). ``bluetooth``:
         whether the port is a Bluetooth link, which halves the scan speed (None: an ``rfcomm``
@@ -117,6 +129,11 @@ class DgtDriver(BoardDriver):
         """The board's full scan period as far as the driver knows it (see ``dgt_scan``)."""
         return self.scan.ms
 
+    def _quiet_s(self) -> float:
+        """How long after a field update the board must stay quiet before a dump is asked (s)."""
+        least = self.scan_ms + REPORT_MARGIN_MS
+        return max(least, QUIET_MS if self.quiet_ms is None else self.quiet_ms) / 1000
+
     def _report_due(self, now: float) -> bool:
         """A field update may still come of a square's next visit after the latest report."""
         return self._updated_at is not None and now - self._updated_at < (self.scan_ms + REPORT_MARGIN_MS) / 1000
@@ -134,8 +151,7 @@ class DgtDriver(BoardDriver):
                         self._update_info()
                 self._square_changed(square, piece, now)
                 self._updated_at = now
-                quiet = self.quiet_ms if self.quiet_ms is not None else self.scan_ms + REPORT_MARGIN_MS
-                self._dump_due = now + quiet / 1000
+                self._dump_due = now + self._quiet_s()
             case D.BoardDump(pieces):
                 self.counts["dumps"] += 1
                 self._dump_asked = None
@@ -203,9 +219,12 @@ class DgtDriver(BoardDriver):
         if self._report_due(now):
             return  # what the board answers would stand on the line in front of a report
         self.clock.tick(now)
-        if now - self._polled > self.poll_ms / 1000:
-            self._send_ping(now)
-        if now - self._checked > self.check_ms / 1000 and self._dump_asked is None:
+        if self._dump_asked is None and now - max(self._polled, self._heard_at) > self.poll_ms / 1000:
+            self._send_ping(now)  # (a dump being asked for shows the board alive as well)
+        since = now - self._checked
+        if since > self.check_ms / 1000 and self._dump_asked is None and (
+                self._updated_at is None or now - self._updated_at >= self._quiet_s()
+                or since > CHECK_ANYWAY * self.check_ms / 1000):
             self._ask_board(now)
 
     def _send_leds(self, wire: dict[int, str]) -> None:
