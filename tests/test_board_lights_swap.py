@@ -62,7 +62,7 @@ class Refereed:
 
     def settled(self) -> None:
         """Every light command the service sent so far has reached the board."""
-        self.service.links[0].ping()
+        self.service.links[0].ping(TIMEOUT)
 
 
 @pytest.fixture

@@ -107,7 +107,7 @@ def test_driver_lights_nothing_on_firmware_that_cannot_clear_them() -> None:
     with DgtEmulator("chess", revelation=True, firmware=(3, 21)) as board, driver_on(board, DgtDriver) as link:
         assert link.hello is not None and not link.hello.lights
         link.set_leds([12, 28], "on")
-        link.ping()
+        link.ping(TIMEOUT)
         assert board.led_commands == 0
 
 
@@ -144,7 +144,7 @@ def test_a_board_without_a_clock_works_as_before(monkeypatch) -> None:
         assert until(link, lambda: link.clock.state is ClockState.ABSENT)
         sent = len(board.clock_commands)
         link.show_clock(300_000, 300_000, "left", "e2e4")
-        link.ping()
+        link.ping(TIMEOUT)
         assert len(board.clock_commands) == sent  # nothing more is sent to an absent clock
         board.play("lift e2\nplace e4\n", timeout=TIMEOUT)
         assert until(link, lambda: link.pieces()[28] == "P")

@@ -43,7 +43,7 @@ def test_sim_board_prints_its_path_first_then_plays_the_script_to_a_link(tmp_pat
         assert [(e.action, e.cell, e.piece) for e in events] == [
             ("lift", 12, "P"), ("place", 28, "P"), ("lift", 52, "p"), ("place", 36, "p")]
         assert read_line(proc, "'done' after the script") == "done"
-        link.ping()
+        link.ping(WAIT)
         assert link.stats["resets"] == 1
         assert proc.stop(WAIT) == 0
         assert not os.path.lexists(path)  # the board cleaned up its symlink

@@ -309,7 +309,7 @@ def test_second_board_of_a_two_board_game_uses_a_cell_offset(rig):
     collect(link, model, lambda m: len(m.events) == 2)
     assert observed(model.events) == [(64 + 12, "lift"), (64 + 28, "place")]
     link.set_leds([64 + 28, 3], "on")  # cell 3 is on the other board: ignored here
-    link.ping()
+    link.ping(WAIT)
     assert board.leds()[28] == P.LED_ON and sum(board.leds()) == P.LED_ON
 
 
@@ -317,7 +317,7 @@ def test_lights_ping_and_parameters(rig):
     board, link, _ = rig()
     link.set_leds([12, 28], "blink")
     link.set_leds([20], "fast", replace=False)
-    assert link.ping() > 0  # answered after the lights: the board handles frames in order
+    assert link.ping(WAIT) > 0  # answered after the lights: the board handles frames in order
     leds = board.leds()
     assert (leds[12], leds[28], leds[20], sum(leds)) == (P.LED_BLINK, P.LED_BLINK, P.LED_FAST,
                                                         2 * P.LED_BLINK + P.LED_FAST)
@@ -394,7 +394,7 @@ def test_a_board_reset_mid_game_is_resynchronised_and_gets_its_lights_back(rig):
     truth = play(board, GAME)
     collect(link, model, lambda m: tuple(m.occupied) == truth)
     assert board.boots == 2 and link.stats["resets"] == 1
-    link.ping()
+    link.ping(WAIT)
     assert board.leds()[0] == board.leds()[63] == P.LED_ON
     assert observed(model.events) == expected(GAME)
 
@@ -430,7 +430,7 @@ def test_spy_url_dumps_the_traffic_for_field_debugging(tmp_path):
     dump = tmp_path / "dump.txt"
     with SimBoard("chess") as board, Link(f"spy://{board.path}?file={dump}") as link:
         assert link.wait_connected(WAIT)
-        link.ping()
+        link.ping(WAIT)
     text = dump.read_text()
     assert "TX   0000  00 03 01 83" in text  # the host's flushing zero, then its PING
     received = b"".join(bytes.fromhex(line[22:70]) for line in text.splitlines() if line[11:13] == "RX")
@@ -619,5 +619,5 @@ def test_drained_marks_when_everything_read_so_far_is_queued(rig):
         if drained is not None and drained[0] > before and drained[1] == link.events.puts:
             break
         assert time.monotonic() < deadline, (drained, link.events.puts)
-        link.ping()  # (a reply wakes the reader: no sleeping here)
+        link.ping(WAIT)  # (a reply wakes the reader: no sleeping here)
     assert link.events.puts >= len(expected(GAME))

@@ -166,14 +166,14 @@ def test_wrong_board_lights_the_cells_on_the_board_and_the_panel(tmp_path: Path,
         board.play(parse_script("lift e2\nplace e5\n", CHESS), timeout=TIMEOUT)
         status = wait_for(StatusKind.FIX)
         assert status.message == "Board does not match the game: e2: white pawn, e5: empty"
-        service.links[0].ping()  # the lights were sent before the fix was shown; the ping follows them
+        service.links[0].ping(TIMEOUT)  # the lights were sent before the fix was shown; the ping follows them
         leds = board.leds()
         assert {c for c in range(64) if leds[c] == P.LED_BLINK} == {g.index("e2"), g.index("e5")}
         assert mock_pins.pin(6).state and not mock_pins.pin(5).state  # attention on, ok off
         board.play(parse_script("lift e5\nplace e4\n", CHESS), timeout=TIMEOUT)
         status = wait_for(StatusKind.IDLE)
         assert status.message.startswith("White played e2e4")
-        service.links[0].ping()
+        service.links[0].ping(TIMEOUT)
         assert not any(board.leds())
         assert mock_pins.pin(5).state
         assert latest_game(store).moves == ("e2e4",)

@@ -55,7 +55,7 @@ def test_a_reused_number_is_counted_and_named_and_its_event_is_not_delivered(cap
             assert link.wait_connected(WAIT)
             events: list[SensorEvent] = [link.events.get(timeout=WAIT) for _ in range(4)]
             assert board.done.wait(WAIT)
-            link.ping()  # every frame the board sent before the ping's answer has been handled
+            link.ping(WAIT)  # every frame the board sent before the ping's answer has been handled
             stats = link.stats
             assert link.events.empty()  # no fifth event: the repeat was not delivered
     wanted = [(c.cell, type(c).__name__.lower()) for c in parse_script(script(["e2e4", "e7e5"]), CHESS)]
