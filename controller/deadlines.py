@@ -33,6 +33,8 @@ from .two_readings import next_move_too, stops_on_the_way, taken_unseen, with_th
 class Deadlines(Judging):
     """The decisions at a deadline (``Pending.deadline``)."""
 
+    _asked_both: Move | None
+
     def _accept(self, move: Move, now: int, accepted: list[Move], keep: frozenset[int] = frozenset()) -> None:
         raise NotImplementedError
 
@@ -68,9 +70,17 @@ class Deadlines(Judging):
         hands = self._hands
         other = next_move_too(hands, self.position, self.identity, self._game.timing.scan_ms, reading, went_on,
                               started)
+        rest = with_the_rest(hands, self.position, self.identity, went_on)
         if not other:
-            return False
-        seqs = with_the_rest(hands, self.position, self.identity, went_on) + other
+            if self._asked_both != reading or rest:
+                return False
+            # Asked before, and the going on is no complete reading of the board yet (a move
+            # under way), while the other reading, one move longer, may come in reach again:
+            # neither is taken before one reads the whole board.
+            self._pending = Pending(PendingKind.PARTIAL, sig)
+            return True
+        self._asked_both = reading
+        seqs = (rest or [(went_on,)]) + other
         self._ask(choice_prompt(self.position, seqs[:MAX_CHOICES], 0, force_which=True), sig)
         return True
 
@@ -112,7 +122,9 @@ class Deadlines(Judging):
             # once when the piece went on to where it can go no further: nothing is left to
             # wait for. Within the guide time: later, a board gone wrong long ago may show
             # anything.)
-            moved = None if now > guard + game.timing.guide_ms else mover_move(
+            # (While both readings were asked about, the board is not gone wrong: no limit.)
+            late = now > guard + game.timing.guide_ms and self._asked_both != reading[0].move
+            moved = None if late else mover_move(
                 hands, index, self.position, self.identity, reading[0], reading[2], started)
             if moved is not None and (now >= guard or not can_go_on(index, moved)):
                 if self._ask_both(reading[0].move, moved.move, started, sig):

@@ -16,9 +16,9 @@ engine's moves alone (no variant is special):
   (``hesitate_ms``) such a sequence is not taken. A pawn taken back at once (e4e5 d6xe5) has no
   other reading, and is read at once as before.
 - ``next_move_too``: a reading held for the next player's hand (``scan_guard``) whose piece then
-  goes on, reported after the next player's first event: the piece went on before the next
-  player started (the reading's going on, as read so far), or the reading was the move and the
-  going on is the mover's next move, made on top of the reply. When that reading also fits
+  goes on, reported within a scan of the next player's first event, either way: the piece went
+  on before the next player started (the reading's going on, as read so far), or the reading
+  was the move and the going on is the mover's next move, made on top of the reply. When that reading also fits
   (its moves begin in turn, and each puts its pieces down after the move before it did: a move
   is not put down before the one before it is complete), nothing on the board tells them
   apart (on an identity board both are the same man), so the players are asked.
@@ -87,15 +87,17 @@ def next_move_too(hands: Readings, position: Position, identity: bool, scan_ms: 
     if went_on == reading:
         return []
     landed = [d for s, d in reading.relocations if s != d]
-    left = [hands.cell_t[d] for d in landed
-            if d in hands.cell_t and hands.cell_t[d] > started and hands.observed[d] != _reads(position, reading, d,
-                                                                                                identity)]
+    # (Within a scan either way: the board reports each square when its scan reaches it.)
+    left = [hands.cell_t[d] for d in landed if d in hands.cell_t and hands.cell_t[d] > started - scan_ms
+            and hands.observed[d] != _reads(position, reading, d, identity)]
     if not left:
         return []
-    # The reading, then up to three more moves (the reply, the mover's next move and the
-    # next player's after it: the question stays open while they play on), give or take men
-    # lifted since the piece left (in a hand: the going on as read so far allows them too).
-    in_hand = {c for c, v in hands.diff.items() if v == 0 and hands.cell_t.get(c, 0) > max(left)}
+    # The reading, then up to four more moves (the reply, the mover's next move and the next
+    # player's after it: the question stays open while they play on), give or take men
+    # lifted since the last piece was put down (in a hand: the going on as read so far allows
+    # them too).
+    down = max((hands.cell_t.get(c, 0) for c, v in hands.diff.items() if v), default=max(left))
+    in_hand = {c for c, v in hands.diff.items() if v == 0 and hands.cell_t.get(c, 0) > max(*left, down)}
     observed = list(hands.observed)
     seqs = _then(position, reading, hands, identity, observed)
     if not seqs and in_hand:
@@ -107,8 +109,9 @@ def next_move_too(hands: Readings, position: Position, identity: bool, scan_ms: 
 
 def _then(position: Position, first: Move, hands: Readings, identity: bool,
           observed: list[int]) -> list[tuple[Move, ...]]:
-    """``first`` followed by one to three legal moves that leave the board as ``observed``
-    (every cell they change handled)."""
+    """``first`` followed by one to four legal moves that leave the board as ``observed``
+    (every cell they change handled): one more than ``with_the_rest`` reads after the going on,
+    so that the two readings are weighed on the same board."""
     look = looks(position.variant) if identity else None
     position.push(first)
     try:
@@ -119,7 +122,7 @@ def _then(position: Position, first: Move, hands: Readings, identity: bool,
         sig = frozenset((c, observed[c]) for c in diff)
         found: list[tuple[Move, ...]] = [(s.move,) for s in MoveIndex(position, identity).match(sig, hands.touched)]
         if not found:
-            found = explain(position, observed, diff, hands.touched, identity, strict=True, max_plies=3)
+            found = explain(position, observed, diff, hands.touched, identity, strict=True, max_plies=4)
     finally:
         position.pop()
     return [(first, *seq) for seq in found]
@@ -160,8 +163,8 @@ def landed_in_turn(hands: Readings, seq: tuple[Move, ...]) -> bool:
 
 
 def with_the_rest(hands: Readings, position: Position, identity: bool, first: Move) -> list[tuple[Move, ...]]:
-    """``first`` followed by what the rest of the board reads as: one legal move, or two; just
-    ``first`` when the rest is not complete."""
+    """``first`` followed by what the rest of the board reads as: up to three legal moves
+    (nothing when the rest is not complete)."""
     look = looks(position.variant) if identity else None
     position.push(first)
     try:
@@ -172,7 +175,7 @@ def with_the_rest(hands: Readings, position: Position, identity: bool, first: Mo
         sig = frozenset((c, hands.observed[c]) for c in diff)
         found: list[tuple[Move, ...]] = [(s.move,) for s in MoveIndex(position, identity).match(sig, hands.touched)]
         if not found:
-            found = explain(position, hands.observed, diff, hands.touched, identity, strict=True, max_plies=2)
+            found = explain(position, hands.observed, diff, hands.touched, identity, strict=True, max_plies=3)
     finally:
         position.pop()
-    return [(first, *seq) for seq in found] or [(first,)]
+    return [(first, *seq) for seq in found]

@@ -86,6 +86,20 @@ def test_a_slide_going_on_or_the_movers_next_move_is_asked() -> None:
     assert texts(core) == ["a8b8", "c4h4", "b8c8"]
 
 
+def test_a_going_on_reported_just_before_the_next_players_hand_is_asked_too() -> None:
+    # The same moves in real time (``bench/latency.py --boards dgt``, seed 2002): b8 is early in
+    # the scan, so the rook's lift from b8 (Black's next move, 74 ms after White's lift of c4)
+    # was reported 113 ms before c4's. Report order within a scan says nothing: asked.
+    fen, _events = ROOK
+    events = [(36527, "a8", False, ""), (36751, "b8", True, "r"), (37410, "b8", False, ""), (37523, "c4", False, ""),
+              (37541, "h4", True, "R"), (37633, "c8", True, "r")]
+    core = play_timed(events, fen, timing=SCAN)
+    assert texts(core) == []
+    prompt = core.status.prompt
+    assert prompt is not None
+    assert sorted(o.texts for o in prompt.options if o.moves) == [("a8b8", "c4h4", "b8c8"), ("a8c8", "c4h4")]
+
+
 def test_the_asked_readings_are_asked_again_when_the_rook_goes_on() -> None:
     # The rook goes on from c8 to d8 while the question is open: still either reading.
     fen, events = ROOK
