@@ -27,7 +27,7 @@ from .scan_guard import (
 )
 from .signatures import Sig, explain
 from .swaps import swap_text, swaps, unswapped
-from .two_readings import next_move_too, stops_on_the_way, taken_unseen, with_the_rest
+from .two_readings import landed_in_turn, next_move_too, stops_on_the_way, taken_unseen, with_the_rest
 
 
 class Deadlines(Judging):
@@ -70,7 +70,11 @@ class Deadlines(Judging):
         hands = self._hands
         other = next_move_too(hands, self.position, self.identity, self._game.timing.scan_ms, reading, went_on,
                               started)
-        rest = with_the_rest(hands, self.position, self.identity, went_on)
+        # (Its moves in turn too: a move read last that began more than a scan before the one
+        # before it was not made after it.)
+        rest = [seq for seq in in_turn(hands, self._game.timing.scan_ms,
+                                       with_the_rest(hands, self.position, self.identity, went_on))
+                if landed_in_turn(hands, seq)]
         if not other:
             if self._asked_both != reading or rest:
                 return False
@@ -85,20 +89,30 @@ class Deadlines(Judging):
         return True
 
     def _ask_shorter(self, seq: tuple[Move, ...], sig: Sig) -> bool:
-        """Ask which was played when the first of the moves ``seq`` worked out together is a
-        slide the board showed resting on its way, whose going on may as well be the mover's
-        next move, made after the next move of ``seq`` began (``_ask_both``)."""
-        if len(seq) < 2:
+        """Ask which was played when a move of ``seq`` (moves worked out together) but the last
+        is a slide the board showed resting on its way, whose going on may as well be the
+        mover's next move, made after the next move of ``seq`` began (``_ask_both``)."""
+        hands, pos = self._hands, self.position
+        pushed = 0
+        other: list[tuple[Move, ...]] = []
+        try:
+            for i, move in enumerate(seq[:-1]):
+                for shown in stops_on_the_way(hands, pos, move):
+                    other = [seq[:i] + s for s in next_move_too(hands, pos, self.identity, self._game.timing.scan_ms,
+                                                                shown, move, began(hands, seq[i + 1]))]
+                    if other:
+                        break
+                if other:
+                    break
+                pos.push(move)
+                pushed += 1
+        finally:
+            for _ in range(pushed):
+                pos.pop()
+        if not other:
             return False
-        hands = self._hands
-        started = began(hands, seq[1])
-        for shown in stops_on_the_way(hands, self.position, seq[0]):
-            other = next_move_too(hands, self.position, self.identity, self._game.timing.scan_ms, shown, seq[0],
-                                  started)
-            if other:
-                self._ask(choice_prompt(self.position, [seq, *other][:MAX_CHOICES], 0, force_which=True), sig)
-                return True
-        return False
+        self._ask(choice_prompt(pos, [seq, *other][:MAX_CHOICES], 0, force_which=True), sig)
+        return True
 
     def _resolve_unmatched(self, now: int, accepted: list[Move]) -> None:
         hands, game = self._hands, self._game

@@ -122,7 +122,9 @@ def _then(position: Position, first: Move, hands: Readings, identity: bool,
         sig = frozenset((c, observed[c]) for c in diff)
         found: list[tuple[Move, ...]] = [(s.move,) for s in MoveIndex(position, identity).match(sig, hands.touched)]
         if not found:
-            found = explain(position, observed, diff, hands.touched, identity, strict=True, max_plies=4)
+            # (A larger search than ``explain``'s default: only for a board that fits two readings.)
+            found = explain(position, observed, diff, hands.touched, identity, strict=True, max_plies=4,
+                            max_nodes=40_000)
     finally:
         position.pop()
     return [(first, *seq) for seq in found]

@@ -100,6 +100,23 @@ def test_a_going_on_reported_just_before_the_next_players_hand_is_asked_too() ->
     assert sorted(o.texts for o in prompt.options if o.moves) == [("a8b8", "c4h4", "b8c8"), ("a8c8", "c4h4")]
 
 
+def test_a_slide_worked_out_between_two_moves_is_asked_too() -> None:
+    # The same moves in another run (seed 2): White's rook c1-c3-c4, Black's a8 lifted, White's
+    # rook lifted again from c4, Black's rook down on b8 and up again, White's down on h4, then
+    # Black's on c8. c1c4 a8c8 c4h4 was worked out (the rook resting on b8 on its way); c1c4
+    # a8b8 c4h4 b8c8 fits as well (b8's lift 327 ms after c4's, b8 down 107 ms after it).
+    fen = "r3r2k/bpp2pp1/p1n1q2p/3RP3/P7/B4N1P/5PP1/2RQ2K1 w - - 1 24"
+    events = [(34086, "c1", False, ""), (34251, "c3", True, "R"), (34884, "c4", True, "R"), (34911, "c3", False, ""),
+              (35647, "a8", False, ""), (35763, "c4", False, ""), (35870, "b8", True, "r"), (36090, "b8", False, ""),
+              (36221, "h4", True, "R"), (36314, "c8", True, "r")]
+    core = play_timed(events, fen, timing=SCAN)
+    assert texts(core) == []
+    prompt = core.status.prompt
+    assert prompt is not None
+    assert sorted(o.texts for o in prompt.options if o.moves) == [("c1c4", "a8b8", "c4h4", "b8c8"),
+                                                                ("c1c4", "a8c8", "c4h4")]
+
+
 def test_the_asked_readings_are_asked_again_when_the_rook_goes_on() -> None:
     # The rook goes on from c8 to d8 while the question is open: still either reading.
     fen, events = ROOK
