@@ -16,6 +16,7 @@ from .judging import Judging
 from .messages import side_name
 from .prompts import choice_prompt, removal_prompt, takeback_prompt
 from .scan_guard import (
+    began,
     brief_stands_only,
     can_go_on,
     explain_after,
@@ -26,10 +27,13 @@ from .scan_guard import (
 )
 from .signatures import Sig, explain
 from .swaps import swap_text, swaps, unswapped
+from .two_readings import landed_in_turn, next_move_too, stops_on_the_way, taken_unseen, with_the_rest
 
 
 class Deadlines(Judging):
     """The decisions at a deadline (``Pending.deadline``)."""
+
+    _asked_both: Move | None
 
     def _accept(self, move: Move, now: int, accepted: list[Move], keep: frozenset[int] = frozenset()) -> None:
         raise NotImplementedError
@@ -59,6 +63,57 @@ class Deadlines(Judging):
         elif p.kind == PendingKind.UNMATCHED:
             self._resolve_unmatched(now, accepted)
 
+    def _ask_both(self, reading: Move, went_on: Move, started: int, sig: Sig) -> bool:
+        """Ask which was played when the board fits ``went_on`` (the reading's piece gone on,
+        before the next player started at ``started``) as well as the reading, a reply and
+        the mover's next move (``two_readings.next_move_too``); False when it does not."""
+        hands = self._hands
+        other = next_move_too(hands, self.position, self.identity, self._game.timing.scan_ms, reading, went_on,
+                              started)
+        # (Its moves in turn too: a move read last that began more than a scan before the one
+        # before it was not made after it.)
+        rest = [seq for seq in in_turn(hands, self._game.timing.scan_ms,
+                                       with_the_rest(hands, self.position, self.identity, went_on))
+                if landed_in_turn(hands, seq)]
+        if not other:
+            if self._asked_both != reading or rest:
+                return False
+            # Asked before, and the going on is no complete reading of the board yet (a move
+            # under way), while the other reading, one move longer, may come in reach again:
+            # neither is taken before one reads the whole board.
+            self._pending = Pending(PendingKind.PARTIAL, sig)
+            return True
+        self._asked_both = reading
+        seqs = (rest or [(went_on,)]) + other
+        self._ask(choice_prompt(self.position, seqs[:MAX_CHOICES], 0, force_which=True), sig)
+        return True
+
+    def _ask_shorter(self, seq: tuple[Move, ...], sig: Sig) -> bool:
+        """Ask which was played when a move of ``seq`` (moves worked out together) but the last
+        is a slide the board showed resting on its way, whose going on may as well be the
+        mover's next move, made after the next move of ``seq`` began (``_ask_both``)."""
+        hands, pos = self._hands, self.position
+        pushed = 0
+        other: list[tuple[Move, ...]] = []
+        try:
+            for i, move in enumerate(seq[:-1]):
+                for shown in stops_on_the_way(hands, pos, move):
+                    other = [seq[:i] + s for s in next_move_too(hands, pos, self.identity, self._game.timing.scan_ms,
+                                                                shown, move, began(hands, seq[i + 1]))]
+                    if other:
+                        break
+                if other:
+                    break
+                pos.push(move)
+                pushed += 1
+        finally:
+            for _ in range(pushed):
+                pos.pop()
+        if not other:
+            return False
+        self._ask(choice_prompt(pos, [seq, *other][:MAX_CHOICES], 0, force_which=True), sig)
+        return True
+
     def _resolve_unmatched(self, now: int, accepted: list[Move]) -> None:
         hands, game = self._hands, self._game
         index = self._moves.current
@@ -81,9 +136,13 @@ class Deadlines(Judging):
             # once when the piece went on to where it can go no further: nothing is left to
             # wait for. Within the guide time: later, a board gone wrong long ago may show
             # anything.)
-            moved = None if now > guard + game.timing.guide_ms else mover_move(
+            # (While both readings were asked about, the board is not gone wrong: no limit.)
+            late = now > guard + game.timing.guide_ms and self._asked_both != reading[0].move
+            moved = None if late else mover_move(
                 hands, index, self.position, self.identity, reading[0], reading[2], started)
             if moved is not None and (now >= guard or not can_go_on(index, moved)):
+                if self._ask_both(reading[0].move, moved.move, started, sig):
+                    return
                 self._accept(moved.move, now, accepted, keep=frozenset(hands.touched - moved.cells))
                 return
             if now < guard:
@@ -118,6 +177,12 @@ class Deadlines(Judging):
                 kept = [seq for seq in seqs if not taken_beyond_shown(self.position, reading[0].move, seq)]
                 if len(kept) < len(seqs):
                     held_back, seqs = seqs, kept
+            if not self._resync and game.timing.scans_in_turn():
+                # A man read as taken where the board never showed it, when the board reads as
+                # well with that man in a hand: where it lands decides (``two_readings``).
+                kept = [seq for seq in seqs if not taken_unseen(hands, self.position, self.identity, seq)]
+                if len(kept) < len(seqs):
+                    held_back, seqs = held_back or seqs, kept
             if len(seqs) > 1 and not self._resync:
                 # Moves are made in turn: of several orders, the one whose moves began in the
                 # order the hands began them (on a board that scans its squares in turn, events
@@ -136,6 +201,10 @@ class Deadlines(Judging):
             if hold is not None and now < hold:
                 # An earlier move could go on: its piece going on may not be reported yet.
                 self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=hold)
+                return
+            if reading is not None and held is not None and self._ask_both(reading[0].move, seqs[0][0], held[1], sig):
+                return
+            if game.timing.scans_in_turn() and self._ask_shorter(seqs[0], sig):
                 return
             # The earlier moves are final; the last one is read again from the board, as a
             # provisional reading that may still go on (a rook short of its square, a castling).

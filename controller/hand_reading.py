@@ -247,8 +247,15 @@ def reply_on_top(hands: Readings, game: Game, replies: Replies, shape: Shape, si
                  needs: frozenset[int] | set[int] = frozenset()) -> bool:
     """Whether the board is ``shape``'s move followed by a complete legal reply (handled
     after the board first showed the move), give or take pieces lifted again; the reply
-    must involve the cells ``needs``."""
+    must involve the cells ``needs``. A man of the mover's lifted more than a scan before the
+    board showed the move (``since``) is no piece lifted again: the mover had it off its cell
+    while making the move, so did more than that move (a flurry of four: d5xd8, e8xd8, d1-b1,
+    c6xe5 read as d1b1 and c6xe5 with the rook on d5 lifted)."""
     pos = game.position
+    mover = pos.side
+    before = pos.board
+    off_early = {c for c, t in hands.lifted_t.items()
+                 if before[c] and game.variant.side_of(before[c]) == mover and t < since - game.timing.scan_ms}
     pos.push(shape.move)
     try:
         board = pos.board
@@ -264,6 +271,8 @@ def reply_on_top(hands: Readings, game: Game, replies: Replies, shape: Shape, si
         for r in range(0, min(len(lifts), 4) + 1):
             for chosen in combinations(lifts, r):
                 rest = {c for c, _v in chosen}
+                if rest & off_early:
+                    continue
                 if any(not rest & s.cells and needs <= s.cells
                        for s in index.match(sig - frozenset(chosen), touched)):
                     return True

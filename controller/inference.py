@@ -79,6 +79,9 @@ class Referee(Touches):
         #: swap cell lifted while nothing else is handled: put back there, it was the swap.
         self._swap_cells: set[int] = set()
         self._swap_lift: int | None = None
+        #: The reading the players were asked about since the last final move, as its piece may
+        #: have gone on or made the mover's next move (``Deadlines._ask_both``).
+        self._asked_both: Move | None = None
         #: The latest provisional reading since the last final move, with the cells handled
         #: when the board first showed it (see ``_reply_done``).
         #: (shape, since, cells it may go on to, cells of the bigger moves it may be part of)
@@ -336,6 +339,7 @@ class Referee(Touches):
         # (The stray cells' too: when their men left tells which silent move they were.)
         self._hands.lifted_t = {c: t for c, t in self._hands.lifted_t.items() if c in keep or c in self._stray}
         self._reading = None
+        self._asked_both = None
         self._resync = False
         self._close_prompt()
         self._dismissed = None
@@ -349,6 +353,7 @@ class Referee(Touches):
         self._swap_lift = None
         self._hands.refilled.clear()
         self._reading = None
+        self._asked_both = None
         self._shown.clear()
         self._moves.undone()
         return move

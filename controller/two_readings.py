@@ -1,0 +1,183 @@
+"""Boards that fit two readings on a board that scans its squares in turn (a DGT board), where
+the referee must not take one of them as final before an event decides (issue 23: "where an
+event fits both, keep both readings and let the next event decide; a final move is never taken
+back").
+
+Such a board reports a square when its scan reaches it (a full scan 200-250 ms): a change
+reported within one scan of another may have been made before or after it, and a man that
+stood on a square for less than a scan is never reported there. Two such cases, read from the
+engine's moves alone (no variant is special):
+
+- ``taken_unseen``: moves worked out together in which a man is put on an empty square and a
+  later move takes it there, although the board never showed it there, when the board reads
+  as well with that man still in a hand (or lifted as a victim to be): c4e6 f5xe6 g2g4 for
+  g2g4 f5e6 and White's bishop on its way to d3; h3h4 h5xh4 c2xc3 for c2xc3 and Black's rook
+  resting on h4 on its way to take on h3. Where the man lands decides; until the hands let go
+  (``hesitate_ms``) such a sequence is not taken. A pawn taken back at once (e4e5 d6xe5) has no
+  other reading, and is read at once as before.
+- ``next_move_too``: a reading held for the next player's hand (``scan_guard``) whose piece then
+  goes on, reported within a scan of the next player's first event, either way: the piece went
+  on before the next player started (the reading's going on, as read so far), or the reading
+  was the move and the going on is the mover's next move, made on top of the reply. When that reading also fits
+  (its moves begin in turn, and each puts its pieces down after the move before it did: a move
+  is not put down before the one before it is complete), nothing on the board tells them
+  apart (on an identity board both are the same man), so the players are asked.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from engine import Move, Position
+
+from .hand_rules import between
+from .readings import Readings
+from .scan_guard import in_turn
+from .signatures import MoveIndex, explain, looks, seen
+
+
+def taken_unseen(hands: Readings, position: Position, identity: bool, seq: tuple[Move, ...]) -> bool:
+    """Whether ``seq`` puts a man on a cell empty in the game whose lift the board never
+    reported (so never showed the man there) and a later move of ``seq`` takes it there, while
+    the board reads as well, in fewer moves, with that man back on its first cell (in a hand,
+    or lifted as a victim to be)."""
+    board0 = list(position.board)
+    firsts: set[int] = set()
+    pushed = 0
+    try:
+        for i, move in enumerate(seq):
+            board = position.board
+            for s, d in move.relocations:
+                if (s != d and board0[s] and not board0[d] and not board[d] and d not in hands.lifted_t
+                        and not hands.observed[s] and _taken_later(seq[i + 1:], d)):
+                    firsts.add(s)
+            position.push(move)
+            pushed += 1
+    finally:
+        for _ in range(pushed):
+            position.pop()
+    return any(_read_without(hands, position, identity, s, len(seq) - 1) for s in firsts)
+
+
+def _taken_later(moves: tuple[Move, ...], cell: int) -> bool:
+    return any(c == cell and b and b != a for m in moves for c, b, a in m.changes)
+
+
+def _read_without(hands: Readings, position: Position, identity: bool, cell: int, plies: int) -> bool:
+    """Whether the board, with ``cell`` read as in the game, is one legal move or a sequence of
+    up to ``plies`` of them."""
+    observed = list(hands.observed)
+    observed[cell] = hands.expected[cell]
+    diff = {c for c, v in enumerate(observed) if v != hands.expected[c]}
+    if not diff:
+        return False
+    sig = frozenset((c, observed[c]) for c in diff)
+    if MoveIndex(position, identity).match(sig, hands.touched):
+        return True
+    return plies >= 2 and bool(explain(position, observed, diff, hands.touched, identity, strict=True,
+                                       max_plies=plies))
+
+
+def next_move_too(hands: Readings, position: Position, identity: bool, scan_ms: int, reading: Move,
+                  went_on: Move, started: int) -> list[tuple[Move, ...]]:
+    """The readings ``reading`` (the move shown before the next player started, at ``started``),
+    a reply and the mover's next move, when they fit the board as well as ``went_on`` (the
+    reading's piece gone on) does: the piece's going on reported after ``started``, the moves
+    in turn. Empty when the going on is the only reading."""
+    if went_on == reading:
+        return []
+    landed = [d for s, d in reading.relocations if s != d]
+    # (Within a scan either way: the board reports each square when its scan reaches it.)
+    left = [hands.cell_t[d] for d in landed if d in hands.cell_t and hands.cell_t[d] > started - scan_ms
+            and hands.observed[d] != _reads(position, reading, d, identity)]
+    if not left:
+        return []
+    # The reading, then up to four more moves (the reply, the mover's next move and the next
+    # player's after it: the question stays open while they play on), give or take men
+    # lifted since the last piece was put down (in a hand: the going on as read so far allows
+    # them too).
+    down = max((hands.cell_t.get(c, 0) for c, v in hands.diff.items() if v), default=max(left))
+    in_hand = {c for c, v in hands.diff.items() if v == 0 and hands.cell_t.get(c, 0) > max(*left, down)}
+    observed = list(hands.observed)
+    seqs = _then(position, reading, hands, identity, observed)
+    if not seqs and in_hand:
+        for c in in_hand:
+            observed[c] = hands.expected[c]
+        seqs = _then(position, reading, hands, identity, observed)
+    return [seq for seq in in_turn(hands, scan_ms, seqs) if landed_in_turn(hands, seq)]
+
+
+def _then(position: Position, first: Move, hands: Readings, identity: bool,
+          observed: list[int]) -> list[tuple[Move, ...]]:
+    """``first`` followed by one to four legal moves that leave the board as ``observed``
+    (every cell they change handled): one more than ``with_the_rest`` reads after the going on,
+    so that the two readings are weighed on the same board."""
+    look = looks(position.variant) if identity else None
+    position.push(first)
+    try:
+        board = position.board
+        diff = {c for c, v in enumerate(observed) if v != seen(board[c], identity, look)}
+        if not diff:
+            return []
+        sig = frozenset((c, observed[c]) for c in diff)
+        found: list[tuple[Move, ...]] = [(s.move,) for s in MoveIndex(position, identity).match(sig, hands.touched)]
+        if not found:
+            # (A larger search than ``explain``'s default: only for a board that fits two readings.)
+            found = explain(position, observed, diff, hands.touched, identity, strict=True, max_plies=4,
+                            max_nodes=40_000)
+    finally:
+        position.pop()
+    return [(first, *seq) for seq in found]
+
+
+def stops_on_the_way(hands: Readings, position: Position, move: Move) -> list[Move]:
+    """The legal moves of ``move``'s piece to a cell it crosses on its way whose reading the
+    board reported (the piece rested there): what the board showed of ``move`` before the
+    piece went on."""
+    on_the_way = {d: between(position.variant, s, d) for s, d in move.relocations if s != d}
+    if len(on_the_way) != 1:
+        return []
+    (src, dst), = ((s, d) for s, d in move.relocations if s != d)
+    cells = {c for c in on_the_way[dst] if c in hands.cell_t and c in hands.touched}
+    return [m for m in position.legal_moves()
+            if m.relocations == ((src, m.relocations[0][1]),) and m.relocations[0][1] in cells
+            and m.piece == move.piece and not m.promotion]
+
+
+def _reads(position: Position, move: Move, cell: int, identity: bool) -> int:
+    """What the sensor of ``cell`` reads once ``move`` is made."""
+    after = next(a for c, _b, a in move.changes if c == cell)
+    return seen(after, identity, looks(position.variant) if identity else None)
+
+
+def landed_in_turn(hands: Readings, seq: tuple[Move, ...]) -> bool:
+    """Whether each move of ``seq`` after the first put its pieces down no sooner than the
+    move before it did (as reported): a player may take hold of a man before the other's move
+    is complete, but does not put it down before."""
+    def landings(move: Move) -> list[int]:
+        return [hands.cell_t[d] for s, d in move.relocations if s != d and d in hands.cell_t]
+
+    for a, b in pairwise(seq[1:]):
+        la, lb = landings(a), landings(b)
+        if la and lb and max(la) > min(lb):
+            return False
+    return True
+
+
+def with_the_rest(hands: Readings, position: Position, identity: bool, first: Move) -> list[tuple[Move, ...]]:
+    """``first`` followed by what the rest of the board reads as: up to three legal moves
+    (nothing when the rest is not complete)."""
+    look = looks(position.variant) if identity else None
+    position.push(first)
+    try:
+        board = position.board
+        diff = {c for c, v in enumerate(hands.observed) if v != seen(board[c], identity, look)}
+        if not diff:
+            return [(first,)]
+        sig = frozenset((c, hands.observed[c]) for c in diff)
+        found: list[tuple[Move, ...]] = [(s.move,) for s in MoveIndex(position, identity).match(sig, hands.touched)]
+        if not found:
+            found = explain(position, hands.observed, diff, hands.touched, identity, strict=True, max_plies=3)
+    finally:
+        position.pop()
+    return [(first, *seq) for seq in found]
