@@ -93,9 +93,8 @@ class Deadlines(Judging):
         is a slide the board showed resting on its way, whose going on may as well be the
         mover's next move, made after the next move of ``seq`` began (``_ask_both``)."""
         hands, pos = self._hands, self.position
-        pushed = 0
         other: list[tuple[Move, ...]] = []
-        try:
+        with pos.after():
             for i, move in enumerate(seq[:-1]):
                 for shown in stops_on_the_way(hands, pos, move):
                     other = [seq[:i] + s for s in next_move_too(hands, pos, self.identity, self._game.timing.scan_ms,
@@ -105,10 +104,6 @@ class Deadlines(Judging):
                 if other:
                     break
                 pos.push(move)
-                pushed += 1
-        finally:
-            for _ in range(pushed):
-                pos.pop()
         if not other:
             return False
         self._ask(choice_prompt(pos, [seq, *other][:MAX_CHOICES], 0, force_which=True), sig)

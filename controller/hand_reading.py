@@ -256,8 +256,7 @@ def reply_on_top(hands: Readings, game: Game, replies: Replies, shape: Shape, si
     before = pos.board
     off_early = {c for c, t in hands.lifted_t.items()
                  if before[c] and game.variant.side_of(before[c]) == mover and t < since - game.timing.scan_ms}
-    pos.push(shape.move)
-    try:
+    with pos.after(shape.move):
         board = pos.board
         cells = set(hands.diff) | shape.cells
         sig = frozenset((c, hands.observed[c]) for c in cells
@@ -277,8 +276,6 @@ def reply_on_top(hands: Readings, game: Game, replies: Replies, shape: Shape, si
                        for s in index.match(sig - frozenset(chosen), touched)):
                     return True
         return False
-    finally:
-        pos.pop()
 
 
 def overlapping_hands(hands: Readings, game: Game, index: MoveIndex,
@@ -353,11 +350,8 @@ def slid_on(hands: Readings, game: Game, shape: Shape) -> bool:
 
 def reply_reach(position: Position, move: Move) -> frozenset[int]:
     """Cells whose piece some legal reply to ``move`` moves or takes."""
-    position.push(move)
-    try:
+    with position.after(move):
         return frozenset(c for m in position.legal_moves() for c, before, _a in m.changes if before)
-    finally:
-        position.pop()
 
 
 def takeback_match(hands: Readings, game: Game, backs: list[Back]) -> Back | None:

@@ -167,8 +167,7 @@ def merged_hold(hands: Readings, position: Position, identity: bool, timing: Tim
     if not timing.scans_in_turn() or len(seq) < 2:
         return None
     hold: int | None = None
-    pushed = 0
-    try:
+    with position.after():
         for i, (move, after) in enumerate(pairwise(seq)):
             index = MoveIndex(position, identity)
             if can_go_on(index, Shape(move, identity)):
@@ -181,10 +180,6 @@ def merged_hold(hands: Readings, position: Position, identity: bool, timing: Tim
                        else first + timing.scan_ms) + SCAN_MARGIN_MS
                 hold = due if hold is None else max(hold, due)
             position.push(move)
-            pushed += 1
-    finally:
-        for _ in range(pushed):
-            position.pop()
     return hold
 
 
@@ -213,13 +208,10 @@ def taken_beyond_shown(position: Position, shown: Move, seq: tuple[Move, ...]) -
             if dst in beyond and _between(position.variant, src, dst, beyond[dst])]
     if not ways:
         return False
-    position.push(shown)
-    try:
+    with position.after(shown):
         # (The taker can take the piece where it was shown: a pawn is on no such way.)
         return any((m.relocations[0][0], m.relocations[0][1]) in ways
                    for m in position.legal_moves() if m.relocations)
-    finally:
-        position.pop()
 
 
 def _between(variant: Variant, a: int, b: int, c: int) -> bool:
@@ -247,12 +239,9 @@ def explain_after(position: Position, move: Move, hands: Readings, identity: boo
     """``move`` (the reading shown) followed by up to two more moves that leave the board as it
     reads (every cell they change handled), or nothing."""
     look = looks(position.variant) if identity else None
-    position.push(move)
-    try:
+    with position.after(move):
         board = position.board
         diff = {c for c, v in enumerate(hands.observed) if v != seen(board[c], identity, look)}
         found = explain(position, hands.observed, diff, hands.touched, identity, strict=True,
                         max_plies=2) if diff else []
-    finally:
-        position.pop()
     return [(move, *seq) for seq in found]

@@ -43,8 +43,7 @@ def taken_unseen(hands: Readings, position: Position, identity: bool, seq: tuple
     or lifted as a victim to be)."""
     board0 = list(position.board)
     firsts: set[int] = set()
-    pushed = 0
-    try:
+    with position.after():
         for i, move in enumerate(seq):
             board = position.board
             for s, d in move.relocations:
@@ -52,10 +51,6 @@ def taken_unseen(hands: Readings, position: Position, identity: bool, seq: tuple
                         and not hands.observed[s] and _taken_later(seq[i + 1:], d)):
                     firsts.add(s)
             position.push(move)
-            pushed += 1
-    finally:
-        for _ in range(pushed):
-            position.pop()
     return any(_read_without(hands, position, identity, s, len(seq) - 1) for s in firsts)
 
 
@@ -113,8 +108,7 @@ def _then(position: Position, first: Move, hands: Readings, identity: bool,
     (every cell they change handled): one more than ``with_the_rest`` reads after the going on,
     so that the two readings are weighed on the same board."""
     look = looks(position.variant) if identity else None
-    position.push(first)
-    try:
+    with position.after(first):
         board = position.board
         diff = {c for c, v in enumerate(observed) if v != seen(board[c], identity, look)}
         if not diff:
@@ -125,8 +119,6 @@ def _then(position: Position, first: Move, hands: Readings, identity: bool,
             # (A larger search than ``explain``'s default: only for a board that fits two readings.)
             found = explain(position, observed, diff, hands.touched, identity, strict=True, max_plies=4,
                             max_nodes=40_000)
-    finally:
-        position.pop()
     return [(first, *seq) for seq in found]
 
 
@@ -168,8 +160,7 @@ def with_the_rest(hands: Readings, position: Position, identity: bool, first: Mo
     """``first`` followed by what the rest of the board reads as: up to three legal moves
     (nothing when the rest is not complete)."""
     look = looks(position.variant) if identity else None
-    position.push(first)
-    try:
+    with position.after(first):
         board = position.board
         diff = {c for c, v in enumerate(hands.observed) if v != seen(board[c], identity, look)}
         if not diff:
@@ -178,6 +169,4 @@ def with_the_rest(hands: Readings, position: Position, identity: bool, first: Mo
         found: list[tuple[Move, ...]] = [(s.move,) for s in MoveIndex(position, identity).match(sig, hands.touched)]
         if not found:
             found = explain(position, hands.observed, diff, hands.touched, identity, strict=True, max_plies=3)
-    finally:
-        position.pop()
     return [(first, *seq) for seq in found]
