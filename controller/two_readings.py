@@ -107,18 +107,27 @@ def _then(position: Position, first: Move, hands: Readings, identity: bool,
     """``first`` followed by one to four legal moves that leave the board as ``observed``
     (every cell they change handled): one more than ``with_the_rest`` reads after the going on,
     so that the two readings are weighed on the same board."""
+    # (A larger search than ``explain``'s default: only for a board that fits two readings.)
+    seqs = _followed(position, first, hands, identity, observed, max_plies=4, max_nodes=40_000)
+    return [] if seqs == [(first,)] else seqs
+
+
+def _followed(position: Position, first: Move, hands: Readings, identity: bool, observed: list[int],
+              max_plies: int, max_nodes: int = 4000) -> list[tuple[Move, ...]]:
+    """``first`` followed by one legal move, or failing that up to ``max_plies`` of them, that
+    leave the board as ``observed`` (every cell they change handled); ``[(first,)]`` when
+    ``first`` alone does."""
     look = looks(position.variant) if identity else None
     with position.after(first):
         board = position.board
         diff = {c for c, v in enumerate(observed) if v != seen(board[c], identity, look)}
         if not diff:
-            return []
+            return [(first,)]
         sig = frozenset((c, observed[c]) for c in diff)
         found: list[tuple[Move, ...]] = [(s.move,) for s in MoveIndex(position, identity).match(sig, hands.touched)]
         if not found:
-            # (A larger search than ``explain``'s default: only for a board that fits two readings.)
-            found = explain(position, observed, diff, hands.touched, identity, strict=True, max_plies=4,
-                            max_nodes=40_000)
+            found = explain(position, observed, diff, hands.touched, identity, strict=True, max_plies=max_plies,
+                            max_nodes=max_nodes)
     return [(first, *seq) for seq in found]
 
 
@@ -159,14 +168,4 @@ def landed_in_turn(hands: Readings, seq: tuple[Move, ...]) -> bool:
 def with_the_rest(hands: Readings, position: Position, identity: bool, first: Move) -> list[tuple[Move, ...]]:
     """``first`` followed by what the rest of the board reads as: up to three legal moves
     (nothing when the rest is not complete)."""
-    look = looks(position.variant) if identity else None
-    with position.after(first):
-        board = position.board
-        diff = {c for c, v in enumerate(hands.observed) if v != seen(board[c], identity, look)}
-        if not diff:
-            return [(first,)]
-        sig = frozenset((c, hands.observed[c]) for c in diff)
-        found: list[tuple[Move, ...]] = [(s.move,) for s in MoveIndex(position, identity).match(sig, hands.touched)]
-        if not found:
-            found = explain(position, hands.observed, diff, hands.touched, identity, strict=True, max_plies=3)
-    return [(first, *seq) for seq in found]
+    return _followed(position, first, hands, identity, hands.observed, max_plies=3)
