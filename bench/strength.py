@@ -2,7 +2,7 @@
 
     ./dev bench strength [--variants chess,zeta] [--games 20]
         [--movetime 1.0] [--opponents random,greedy,time] [--stockfish] [--max-plies 200] [--seed 1]
-    [--skill 20]
+    [--skill 20] [--clock wall|cpu]
 
 For each variant, games of the search at ``--movetime`` seconds a move against:
 
@@ -19,6 +19,9 @@ Colours alternate game by game (three sides: the search takes each seat in turn,
 the opponent); each game opens with two seeded random plies. A game still going after
 ``--max-plies`` plies is adjudicated by the search's own evaluation: a side ahead by 3 pawns or
 more wins, else a draw (reported as ``adj``). Score: win 1, draw 1/2, loss 0.
+
+``--clock cpu`` times each move by this process's CPU time instead of the wall clock: a match then
+gives each side the same work on a loaded machine as on a quiet one (slower, not weaker).
 """
 
 from __future__ import annotations
@@ -81,11 +84,18 @@ def _values(v: Variant) -> tuple[int, ...]:
     return _VALUES[v.name]
 
 
-def search_player(variant_name: str, movetime: float, seed: int, skill: int = 20) -> Player:
+# Which clock a move's time is measured on. The wall clock is what a player sees; this process's
+# CPU time gives the search the same work whatever else the machine runs, so a time match can run
+# beside other work and still measure "more time" rather than "a quieter moment".
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.monotonic, "cpu": time.process_time}
+
+
+def search_player(variant_name: str, movetime: float, seed: int, skill: int = 20,
+                  clock: Callable[[], float] = time.monotonic) -> Player:
     searcher = Searcher(find_variant(variant_name), hash_mb=32, skill=skill, seed=seed)
 
     def play(pos: Position) -> Move:
-        result = searcher.search(pos, Limits(movetime=movetime))
+        result = searcher.search(pos, Limits(movetime=movetime), clock=clock)
         assert result.move is not None
         return result.move
     return play
@@ -222,15 +232,19 @@ def main() -> None:
     p.add_argument("--max-plies", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--skill", type=int, default=20, help="our engine's Skill Level (0-20) against random/greedy")
+    p.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
+                   help="time moves by the wall clock or by this process's CPU time")
     args = p.parse_args()
+    clock = CLOCKS[args.clock]
     mt = args.movetime
     print(f"# strength: --variants {args.variants} --games {args.games} --movetime {mt} "
-          f"--opponents {args.opponents} --max-plies {args.max_plies} --seed {args.seed} --skill {args.skill}",
+          f"--opponents {args.opponents} --max-plies {args.max_plies} --seed {args.seed} --skill {args.skill} "
+          f"--clock {args.clock}",
           flush=True)
     opponents = [o for o in args.opponents.split(",") if o]
     for name in [n for n in args.variants.split(",") if n]:
         def ours(seed: int, name: str = name, t: float = mt, skill: int = args.skill) -> Player:
-            return search_player(name, t, seed, skill)
+            return search_player(name, t, seed, skill, clock)
         for opp in opponents:
             if opp == "random":
                 t = match(name, args.games, ours, lambda s: random_player(random.Random(s)), args.seed, args.max_plies)
@@ -240,7 +254,7 @@ def main() -> None:
                 report(name, "vs greedy", t, 0.80)
             elif opp == "time":
                 def longer(seed: int, name: str = name, t: float = mt) -> Player:
-                    return search_player(name, 4 * t, seed)
+                    return search_player(name, 4 * t, seed, clock=clock)
                 t = match(name, args.games, longer, ours, args.seed, args.max_plies)
                 report(name, f"{4 * mt:g}s vs {mt:g}s", t, 0.60, above=True)
             else:
