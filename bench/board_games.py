@@ -166,8 +166,8 @@ class _Game:
         def ms(t: float | None) -> float | None:
             return None if t is None else round((t - t0) * 1000, 1)
 
-        line = [] if board is None else [[ms(q), ms(due), ms(out), list(head), change]
-                                         for q, due, out, head, change in board.line_log]
+        line = [] if board is None else [[ms(e.queued), ms(e.due), ms(e.written), list(e.head), e.change]
+                                         for e in board.line_log]
         with open(path, "w") as f:
             json.dump({"played": moves, "recorded": self.texts, "events": self.sensed,
                        "finals": [ms(t) for t in self.finals],

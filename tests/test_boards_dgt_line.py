@@ -114,7 +114,7 @@ def test_the_emulators_line_holds_a_field_update_behind_a_dump() -> None:
         board.physical[52] = None  # e2 lifted (wire square 52)
         board._scan_pos, board._last_scan_at = 52.0, now - 10  # the scan reaches e2 ...
         board._scan(now)  # ... while the dump is still on the line
-        (asked, dump_due, _out, dump_head, _c), (_q, update_due, _out2, head, change) = board.line_log[-2:]
-    assert dump_head[0] == 0x80 | 0x06 and head[:4] == bytes((0x8E, 0, 5, 52)) and change
-    assert update_due - dump_due == pytest.approx(5 * board.bits_per_byte_ms / 1000)
-    assert dump_due - asked == pytest.approx(67 * board.bits_per_byte_ms / 1000, abs=0.002)
+        dump, update = board.line_log[-2:]
+    assert dump.head[0] == 0x80 | 0x06 and update.head[:4] == bytes((0x8E, 0, 5, 52)) and update.change
+    assert update.due - dump.due == pytest.approx(5 * board.bits_per_byte_ms / 1000)
+    assert dump.due - dump.queued == pytest.approx(67 * board.bits_per_byte_ms / 1000, abs=0.002)

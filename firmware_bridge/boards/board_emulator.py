@@ -29,12 +29,25 @@ import random
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import engine
 
 from ..faults import Faults, parse_faults
 from ..pty_board import PtyBoard
 from ..script import Command, Lift, Place, ScriptError, Sleep, parse_script
+
+
+@dataclass
+class LineEntry:
+    """One message the board sent, as the line carried it (``time.monotonic()`` seconds): for
+    benchmarks that take a latency apart."""
+
+    queued: float
+    due: float  # when the line would have carried its last byte (the model's time, not measured)
+    written: float | None  # when it went to the pty (None: still waiting for the line)
+    head: bytes  # its first five bytes
+    change: bool  # whether it told the host of a change on the board
 
 log = logging.getLogger(__name__)
 
@@ -79,18 +92,15 @@ class BoardEmulator(PtyBoard[float]):
         super().__init__(link_path)
         self.host_ready = threading.Event()
         self.sent: list[bytes] = []  # every message sent, for tests
-        #: time.monotonic() of each message that told the host of a change on the board (benchmarks)
-        self.change_reports: list[float] = []
-        #: What went over the line, for benchmarks that take a latency apart: per message sent,
-        #: [time.monotonic() queued, due (the line's time), written to the pty (None: not yet),
-        #: its first five bytes, whether it reported a change]; per host command read,
-        #: (time.monotonic(), bytes); per hand action played, (time.monotonic(), square, piece).
-        self.line_log: list[list] = []
+        #: What went over the line, for benchmarks that take a latency apart: each message sent;
+        #: per host command read, (time.monotonic(), bytes); per hand action played,
+        #: (time.monotonic(), square, piece).
+        self.line_log: list[LineEntry] = []
         self.host_log: list[tuple[float, bytes]] = []
         self.hand_log: list[tuple[float, int, str | None]] = []
         # A pty has no baud rate: what the board says waits here until the line would have carried
-        # it (due time in ms, bytes, whether it reports a change).
-        self._line: collections.deque[tuple[float, bytes, bool, list]] = collections.deque()
+        # it (due time in ms, bytes, its log entry).
+        self._line: collections.deque[tuple[float, bytes, LineEntry]] = collections.deque()
         self._line_free = 0.0
         self._reporting_change = False
         self.boots = 0
@@ -153,6 +163,12 @@ class BoardEmulator(PtyBoard[float]):
         """The physical board by the board's own square numbers."""
         with self._lock:
             return list(self.physical)
+
+    @property
+    def change_reports(self) -> list[float]:
+        """When each message that told the host of a change went to the pty (benchmarks). The
+        line is first in, first out, so these are in the order the host read them."""
+        return [e.written for e in list(self.line_log) if e.change and e.written is not None]
 
     # -- the board thread -------------------------------------------------------------------------------
     def _now(self) -> float:
@@ -235,10 +251,8 @@ class BoardEmulator(PtyBoard[float]):
 
     def _flush(self, now: float) -> None:
         while self._line and self._line[0][0] <= now:
-            _, data, change, entry = self._line.popleft()
-            entry[2] = time.monotonic()
-            if change:
-                self.change_reports.append(entry[2])
+            _, data, entry = self._line.popleft()
+            entry.written = time.monotonic()
             self.port.write(data)
 
     def _send(self, data: bytes) -> None:
@@ -263,9 +277,9 @@ class BoardEmulator(PtyBoard[float]):
             return
         now = self._now()
         self._line_free = max(now, self._line_free) + len(data) * self.bits_per_byte_ms
-        entry = [time.monotonic(), self._t0 + self._line_free / 1000, None, data[:5], change]
+        entry = LineEntry(time.monotonic(), self._t0 + self._line_free / 1000, None, data[:5], change)
         self.line_log.append(entry)
-        self._line.append((self._line_free, data, change, entry))
+        self._line.append((self._line_free, data, entry))
 
     # -- each protocol ------------------------------------------------------------------------------------
     def _boot(self, now: float) -> None:
