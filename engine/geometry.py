@@ -118,6 +118,15 @@ class Geometry:
             cur = table[cur]
         return tuple(out)
 
+    def passed_over(self, frm: int, to: int) -> int:
+        """The cell a two-step straight or diagonal move leaps over (a pawn's double step), or -1
+        for any other move."""
+        (fx, fy), (tx, ty) = self.coords[frm], self.coords[to]
+        dx, dy = tx - fx, ty - fy
+        if dx % 2 or dy % 2 or max(abs(dx), abs(dy)) != 2:
+            return -1
+        return self.step((dx // 2, dy // 2))[frm]
+
     def images(self, atom: Vector) -> tuple[Vector, ...]:
         """All vectors an atom (a, b) stands for under this geometry's symmetry."""
         a, b = atom

@@ -136,12 +136,7 @@ class TwoBoardTransfer(Component):
         if move.tag != SPECIAL or move.captured or move.piece not in self.ep_victims:
             return
         v = self.v
-        g = v.geometry
-        (fx, fy), (tx, ty) = g.coords[move.frm], g.coords[move.to]
-        dx, dy = tx - fx, ty - fy
-        if dx % 2 or dy % 2 or max(abs(dx), abs(dy)) != 2:
-            return
-        mid = g.step((dx // 2, dy // 2))[move.frm]
+        mid = v.geometry.passed_over(move.frm, move.to)
         if mid < 0:
             return
         passed = self.other[mid]
