@@ -65,6 +65,14 @@ def test_rectangle_with_two_holes_cuts_a_slider() -> None:
     assert bishop.fen() == "4k3/8/8/4*3/3*4/8/1B6/4K3 w - - 0 1"
     with pytest.raises(ValueError, match="hole"):
         parse_fen(v, "4k3/8/8/8/8/8/8/4K3 w - - 0 1")
+    # a two-step straight or diagonal move leaps over the cell between; over a hole, or any
+    # other move, it leaps over none
+    g = v.geometry
+    over = {(a, b): g.passed_over(g.index(a), g.index(b)) for a, b in
+             (("b2", "b4"), ("d3", "d5"), ("c3", "a5"), ("f7", "f5"), ("g1", "f3"), ("a1", "a4"), ("a1", "b1"))}
+    assert {k: (g.names[c] if c >= 0 else None) for k, c in over.items()} == {
+        ("b2", "b4"): "b3", ("d3", "d5"): None, ("c3", "a5"): "b4", ("f7", "f5"): "f6",
+        ("g1", "f3"): None, ("a1", "a4"): None, ("a1", "b1"): None}
 
 
 RING = """
