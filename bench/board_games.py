@@ -31,7 +31,7 @@ from bench.boards import refereed, scan_and_goal
 from bench.latency import extendable, pct, report
 from controller.core_types import Timing
 from controller.service import Button, Sensor, Service
-from controller.session import Update
+from controller.session import Phase, Update
 from firmware_bridge.board_link import BoardKind
 from firmware_bridge.boards.board_emulator import BoardEmulator
 from firmware_bridge.script import Command, Lift, Place, Sleep, parse_script
@@ -208,7 +208,7 @@ class _Game:
         if not board.host_ready.wait(START_S):
             raise SystemExit("the board was never asked for its position by the service")
         started = time.monotonic() + START_S
-        while service.session.phase != "play":
+        while service.session.phase != Phase.PLAY:
             if time.monotonic() > started:
                 raise SystemExit(f"the service never started the game: {service.session.status.message}")
             time.sleep(0.01)

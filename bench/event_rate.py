@@ -36,6 +36,7 @@ from pathlib import Path
 
 import engine
 from controller.event_scripts import Style, random_game, script_for_moves
+from controller.session import Phase
 from firmware_bridge.codec import encode
 from firmware_bridge.firmware import protocol as P
 from firmware_bridge.framer import Framer
@@ -176,7 +177,7 @@ def referee_at(rate: float, moves: list[str], events: list[tuple[int, int]]) -> 
         if not service.links[0].wait_connected(10):
             raise SystemExit("event_rate: the service never connected")
         with done:
-            done.wait_for(lambda: service.session.phase == "play", timeout=10)
+            done.wait_for(lambda: service.session.phase == Phase.PLAY, timeout=10)
         gap = 1.0 / rate
         cpu0 = time.process_time()
         t0 = time.perf_counter()

@@ -45,6 +45,7 @@ from pathlib import Path
 
 import engine
 from controller.event_scripts import Style, script_for_moves
+from controller.session import Phase
 
 #: Growth of RSS per 100 moves (KiB) above which the soak fails its own report (see above).
 GROWTH_BOUND_KB = 32
@@ -168,9 +169,9 @@ def main() -> int:
         nonlocal accepted, finished
         with progress:
             accepted += len(update.accepted) - len(update.undone)
-            if update.accepted and service.session.phase == "over":
+            if update.accepted and service.session.phase == Phase.OVER:
                 finished += 1
-            if accepted >= 100 * (len(per_100) + 1) or (update.accepted and service.session.phase == "over"):
+            if accepted >= 100 * (len(per_100) + 1) or (update.accepted and service.session.phase == Phase.OVER):
                 progress.notify_all()
 
     service.on_update = on_update

@@ -29,6 +29,7 @@ from .core_types import StatusKind
 from .game_extras import GameExtras
 from .messages import side_name
 from .session import Session, Update
+from .session_endings import Phase
 
 #: A running clock's state is also saved this often (ms), to bound what a power cut loses.
 SAVE_EVERY_MS = 10_000
@@ -67,7 +68,7 @@ def clock_button(session: Session, now: int) -> tuple[Update | None, str]:
     on the board final (the clock then follows it like any move), and a line for the player
     when it changed nothing."""
     status = session.status
-    if session.phase != "play":
+    if session.phase != Phase.PLAY:
         return None, "Clock button: no game under way"
     if status.prompt is not None:
         return None, "Clock button: answer the question on the screen first"
@@ -141,7 +142,7 @@ class GameClock:
         if self.clock is None:
             return None
         status = session.status
-        want = (session.phase == "play" and self.game_id is not None and not self.paused_by_menu
+        want = (session.phase == Phase.PLAY and self.game_id is not None and not self.paused_by_menu
                 and not self.paused_by_arbiter and not self.paused_for_guide
                 and not (status.kind == StatusKind.ASK and self.options.pause_on_question)
                 and not (status.kind == StatusKind.FIX and self.options.pause_on_fix))
@@ -154,7 +155,7 @@ class GameClock:
 
     def tick(self, session: Session, now: int) -> Outcome | None:
         """Check the flag; save a running clock now and then."""
-        if self.game_id is None or self.clock is None or session.phase != "play":
+        if self.game_id is None or self.clock is None or session.phase != Phase.PLAY:
             return None
         flagged = self.clock.check_flag(now)
         if flagged is not None:

@@ -8,6 +8,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from .screen import MoveNotation
+from .session_endings import Phase
 
 if TYPE_CHECKING:
     from .service import Service
@@ -32,9 +33,9 @@ class StateBuilder:
         players = [name or side for name, side in zip(names, variant.sides, strict=True)]
         record = session.store.game(session.game_id) if session.game_id is not None else None
         status = session.status.kind.value
-        if session.phase == "over":
+        if session.phase == Phase.OVER:
             status = "over"
-        elif session.phase != "play":
+        elif session.phase != Phase.PLAY:
             status = "setup"
         clocks: list[float] | None = None
         ply_clocks: list[int | None] = []
@@ -50,8 +51,8 @@ class StateBuilder:
             "moves": moves, "san": san, "players": players, "clocks": clocks, "ply_clocks": ply_clocks,
             "time_control": time_control, "event": event.name, "round": event.round, "site": event.site,
             "game": session.game_id or 0, "status": status, "message": session.status.message[:400],
-            "result": record.result if record is not None and session.phase == "over" else "*",
-            "termination": record.termination if record is not None and session.phase == "over" else "",
+            "result": record.result if record is not None and session.phase == Phase.OVER else "*",
+            "termination": record.termination if record is not None and session.phase == Phase.OVER else "",
             "updated": int(time.time()), "date": record.started[:10] if record is not None else "",
         }
 

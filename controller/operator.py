@@ -12,6 +12,7 @@ import engine
 from engine import Outcome
 
 from .menu import Action, OperatorMenu
+from .session_endings import Phase
 
 if TYPE_CHECKING:
     from .service import Service
@@ -82,13 +83,13 @@ def carry_out(service: Service, action: Action | None, now: int) -> None:
     if kind == "new_game":
         service.report(session.new_game(now))
     elif kind == "resign":
-        if session.phase != "play":
+        if session.phase != Phase.PLAY:
             service.menu.show("No game under way")
             return
         winner = (action.side + 1) % nsides if nsides == 2 else None
         service.report(session.end(Outcome("resignation", winner), now, "resigned"))
     elif kind == "draw":
-        if session.phase != "play":
+        if session.phase != Phase.PLAY:
             service.menu.show("No game under way")
             return
         if service.opponents.offers.answered_by_computer():  # the computer decides: offers.py
@@ -97,7 +98,7 @@ def carry_out(service: Service, action: Action | None, now: int) -> None:
         service.report(session.end(Outcome("agreement", None), now, "draw agreed"))
     elif kind == "claim":
         pos = session.position
-        if session.phase != "play":
+        if session.phase != Phase.PLAY:
             service.menu.show("No game under way")
         elif pos.history.count(pos.hash) >= 3:
             service.report(session.end(Outcome("repetition", None), now, "draw claimed"))
@@ -172,7 +173,7 @@ def switch_variant(service: Service, name: str, now: int) -> None:
                           f"{service.map.sensors}")
         return
     session = service.session
-    if session.phase == "play" and session.game_id is not None:
+    if session.phase == Phase.PLAY and session.game_id is not None:
         service.report(session.new_game(now))  # the game under way is abandoned, as with New game
     service.variant = variant
     service.map = new_map

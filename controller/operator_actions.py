@@ -17,6 +17,7 @@ from engine import Outcome
 from engine.position import Termination
 
 from .menu_types import Action
+from .session_endings import Phase
 
 if TYPE_CHECKING:
     from .service import Service
@@ -56,7 +57,7 @@ def carry_out(service: Service, action: Action, now: int) -> None:
         clock.arbiter_pause(service.session, not clock.paused_by_arbiter, now)
     elif kind == "clock_adjust":
         clock = service.clock
-        if clock is None or clock.clock is None or service.session.phase != "play":
+        if clock is None or clock.clock is None or service.session.phase != Phase.PLAY:
             service.menu.show("No clock running in a game under way")
             return
         clock.adjust(action.side, int(action.value) * 1000, now)
@@ -126,7 +127,7 @@ def set_time_control(service: Service, text: str) -> None:
 
 def arbiter_result(service: Service, action: Action, now: int) -> None:
     session = service.session
-    if session.phase != "play":
+    if session.phase != Phase.PLAY:
         service.menu.show("No game under way")
         return
     winner = action.side if action.value == "forfeit" else None

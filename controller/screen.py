@@ -22,7 +22,7 @@ from .core_types import PromptKind, StatusKind
 from .session import Phase, Session
 
 #: The phase as the screen names it.
-PHASES: dict[Phase, str] = {"setup": "setup", "play": "playing", "over": "game over"}
+PHASES: dict[Phase, str] = {Phase.SETUP: "setup", Phase.PLAY: "playing", Phase.OVER: "game over"}
 
 
 def view_of(session: Session, notice: str = "", synced: bool = True) -> View:
@@ -39,7 +39,7 @@ def view_of(session: Session, notice: str = "", synced: bool = True) -> View:
     if not synced and notice:
         message = notice
     noter = variant.rules.turn_note
-    note = noter.turn_note(pos) if noter is not None and session.phase == "play" else ""
+    note = noter.turn_note(pos) if noter is not None and session.phase == Phase.PLAY else ""
     if note and status.kind == StatusKind.IDLE and session.core.touch_cells():
         note += ", or touch it on the screen"  # (Referee.touch)
     if note:
@@ -53,8 +53,8 @@ def view_of(session: Session, notice: str = "", synced: bool = True) -> View:
         result = session.result_text(outcome)
         view = replace(view, result=f"{result} {outcome.termination.replace('_', ' ')}",
                        side_to_move=None, phase="game over")
-    if session.phase != "over":
-        view = replace(view, phase=phase, side_to_move=pos.side if session.phase == "play" else None)
+    if session.phase != Phase.OVER:
+        view = replace(view, phase=phase, side_to_move=pos.side if session.phase == Phase.PLAY else None)
     fixes = tuple(Fix(f.cell, piece_view(variant, f.want) if f.want else None) for f in status.fixes)
     pending = status.cells if status.kind in (StatusKind.MOVING, StatusKind.ASK) else ()
     highlights = replace(view.highlights, fix=fixes, pending=pending)

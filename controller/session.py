@@ -74,10 +74,10 @@ class Session(Endings):
             self.game_id = record.id
             self.resumed = True
             over = pos.outcome() is not None
-            self.phase: Phase = "over" if over else "play"
+            self.phase = Phase.OVER if over else Phase.PLAY
             self.core = Referee(pos, identity=identity, timing=self.timing, playing=not over)
         else:
-            self.phase = "setup"
+            self.phase = Phase.SETUP
             self.core = Referee(self._start.copy(), identity=identity, timing=self.timing, playing=False)
         self._last = self.core.status
 
@@ -98,7 +98,7 @@ class Session(Endings):
         """How the game ended (an agreement included), or None while it goes on."""
         if self._agreed is not None:
             return self._agreed
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             return self.core.outcome or self.position.outcome()
         return None
 
@@ -106,7 +106,7 @@ class Session(Endings):
     def status(self) -> Status:
         if self._menu is not None:
             return Status(StatusKind.ASK, self._menu.question, prompt=self._menu)
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             return self._over_status()
         return self.core.status
 
@@ -132,15 +132,15 @@ class Session(Endings):
 
     def sync(self, readings: list[int], now: int) -> Update:
         """The whole board as read (at start-up, or after the board came back)."""
-        self._resynced = self.phase == "play"
+        self._resynced = self.phase == Phase.PLAY
         update = self._apply(self.core.snapshot(readings, now), now)
-        if self.phase != "play":
+        if self.phase != Phase.PLAY:
             return self._new_game_on_board(now) or update
         return update
 
     def event(self, ev: Event) -> Update:
         if ev.resync:
-            if self.phase == "play":
+            if self.phase == Phase.PLAY:
                 self._resynced = True
             else:  # worked out once the burst of differences is in, like the core does
                 self._resync_at = ev.t + self.timing.settle_ms
@@ -149,7 +149,7 @@ class Session(Endings):
     def tick(self, now: int) -> Update:
         if self._resync_at is not None and now >= self._resync_at:
             self._resync_at = None
-            if self.phase != "play":
+            if self.phase != Phase.PLAY:
                 started = self._new_game_on_board(now)
                 if started is not None:
                     return started
@@ -186,7 +186,7 @@ class Session(Endings):
         name = self.variant.geometry.names[cell] if 0 <= cell < len(self.position.board) else str(cell)
         if self._menu is not None:
             return Update(self.phase, self.status, note=f"touch on {name} ignored: answer the question first")
-        if self.phase != "play":
+        if self.phase != Phase.PLAY:
             return Update(self.phase, self.status, note=f"touch on {name} ignored: no game under way")
         return self._apply(self.core.touch(cell, now), now)
 
@@ -202,7 +202,7 @@ class Session(Endings):
         if name == "takeback":
             return self.takeback(now)
         if name == "menu":
-            if self.phase == "play" and self.position.move_stack:
+            if self.phase == Phase.PLAY and self.position.move_stack:
                 self._menu = self._menu_prompt()
                 self.selected = 0
                 return Update(self.phase, self.status)
@@ -210,17 +210,17 @@ class Session(Endings):
         return Update(self.phase, self.status)
 
     def takeback(self, now: int) -> Update:
-        if self.phase == "setup" or not self.position.move_stack:
+        if self.phase == Phase.SETUP or not self.position.move_stack:
             return Update(self.phase, self.status, note="nothing to take back")
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             self._agreed = None  # the store reopens the game with the move taken back
-            self.phase = "play"
+            self.phase = Phase.PLAY
             self.core.set_playing(True, now)
         return self._apply(self.core.takeback(now), now)
 
     def new_game(self, now: int) -> Update:
         """Abandon or close the current game and wait for the start position."""
-        if self.game_id is not None and self.phase == "play":
+        if self.game_id is not None and self.phase == Phase.PLAY:
             self.store.finish(self.game_id, "*", "abandoned")
         self.game_id = None
         self.resumed = False
@@ -230,7 +230,7 @@ class Session(Endings):
         observed = list(self.core.observed)
         self.core = Referee(self._start.copy(), identity=self.identity, timing=self.timing, playing=False,
                             observed=observed)
-        self.phase = "setup"
+        self.phase = Phase.SETUP
         return self._after(Update(self.phase, self.core.status, note="new game"), now)
 
     # -- effects --------------------------------------------------------------------------------------
@@ -240,8 +240,8 @@ class Session(Endings):
             assert self.game_id is not None
             # Committed before anyone is told: a power cut after this line loses nothing.
             self.store.record(self.game_id, len(d.undone), [text(m) for m in d.accepted])
-            if d.undone and self.phase == "over":
-                self.phase = "play"
+            if d.undone and self.phase == Phase.OVER:
+                self.phase = Phase.PLAY
         update = Update(self.phase, d.status, tuple(text(m) for m in d.accepted), tuple(text(m) for m in d.undone),
                         d.note)
         return self._after(update, now)
@@ -255,24 +255,24 @@ class Session(Endings):
             self._menu = None  # the board changed under the question: judged afresh
         if update.status.prompt is not None and update.status.prompt is not self._last.prompt:
             self.selected = 0
-        if self.phase == "setup" and core.status.kind == StatusKind.IDLE:
+        if self.phase == Phase.SETUP and core.status.kind == StatusKind.IDLE:
             self.game_id = self.store.new_game(self.variant.name, self.position.fen())
-            self.phase = "play"
+            self.phase = Phase.PLAY
             core.set_playing(True, now)
             update = Update(self.phase, core.status, update.accepted, update.undone,
                             "; ".join(x for x in (update.note, "game started") if x))
-        elif (self.phase == "play" and self._resynced and core.pending_kind == PendingKind.WRONG and self._menu is None
-              and core.observed != self._asked_readings):
+        elif (self.phase == Phase.PLAY and self._resynced and core.pending_kind == PendingKind.WRONG
+              and self._menu is None and core.observed != self._asked_readings):
             self._ask_new_game_on_board()
             update = Update(self.phase, self.status, update.accepted, update.undone, update.note)
-        elif self.phase == "play" and core.outcome is not None and core.status.kind == StatusKind.IDLE:
+        elif self.phase == Phase.PLAY and core.outcome is not None and core.status.kind == StatusKind.IDLE:
             outcome = core.outcome
             assert self.game_id is not None
             self.store.finish(self.game_id, self.result_text(outcome), outcome.termination)
-            self.phase = "over"
+            self.phase = Phase.OVER
             core.set_playing(False, now)
             update = Update(self.phase, self._over_status(), update.accepted, update.undone, update.note)
-        elif self.phase == "over":
+        elif self.phase == Phase.OVER:
             if list(core.observed) == readings_of(self._start, self.identity) and self.position.move_stack:
                 return self.new_game(now)  # the players set up the next game
             update = Update(self.phase, self._over_status(), update.accepted, update.undone, update.note)
@@ -283,9 +283,9 @@ class Session(Endings):
     def _new_game_on_board(self, now: int) -> Update | None:
         """No game under way and the board came back as the start plus a few moves: start that
         game (None when the board shows no such thing)."""
-        if self.phase == "play":
+        if self.phase == Phase.PLAY:
             return None
-        if self.phase == "over" and list(self.core.observed) == readings_of(self.core.position, self.identity):
+        if self.phase == Phase.OVER and list(self.core.observed) == readings_of(self.core.position, self.identity):
             # The ended game is still on the board (a short game's end is also "the start plus
             # a few moves"): no new game until the board shows one.
             return None
@@ -296,7 +296,7 @@ class Session(Endings):
     def _start_from_board(self, now: int, note: str) -> Update:
         """Start a new game from the start position and let the core work out, as after any
         reconnect, the moves the board shows (accepted, asked about, or guided back)."""
-        if self.game_id is not None and self.phase == "play":
+        if self.game_id is not None and self.phase == Phase.PLAY:
             self.store.finish(self.game_id, "*", "abandoned")
         observed = list(self.core.observed)
         self._menu = None
@@ -305,7 +305,7 @@ class Session(Endings):
         self._resync_at = None
         self.resumed = False
         self.game_id = self.store.new_game(self.variant.name, self._start.fen())
-        self.phase = "play"
+        self.phase = Phase.PLAY
         self.core = Referee(self._start.copy(), identity=self.identity, timing=self.timing, playing=True)
         self._last = self.core.status
         update = self._apply(self.core.snapshot(observed, now), now)

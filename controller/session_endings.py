@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from enum import Enum
 
 from engine import Outcome, Position, Variant
 
@@ -20,8 +20,13 @@ from .game_results import agreement_prompt, game_over_text, result_text, setup_f
 from .inference import Option, Prompt, Referee, Status
 from .store import GameStore
 
-#: Waiting for the start position, a game under way, a game ended (the board may still show it).
-Phase = Literal["setup", "play", "over"]
+
+class Phase(Enum):
+    """Where a session stands."""
+
+    SETUP = "setup"  # waiting for the start position
+    PLAY = "play"    # a game under way
+    OVER = "over"    # a game ended (the board may still show it)
 
 
 @dataclass(frozen=True)
@@ -95,19 +100,19 @@ class Endings:
         assert self.game_id is not None
         self.store.finish(self.game_id, self.result_text(outcome), outcome.termination)
         self._agreed = outcome
-        self.phase = "over"
+        self.phase = Phase.OVER
         self.core.set_playing(False, now)
         return self._after(Update(self.phase, self._over_status(), note="game ended by agreement"), now)
 
     def end(self, outcome: Outcome, now: int, note: str = "") -> Update:
         """End the game under way now with ``outcome``: a flag fall, a resignation, a draw agreed
         or claimed at the screen. Stored like any other ending."""
-        if self.phase != "play" or self.game_id is None:
+        if self.phase != Phase.PLAY or self.game_id is None:
             return Update(self.phase, self.status, note="no game under way")
         self.store.finish(self.game_id, self.result_text(outcome), outcome.termination)
         self._agreed = outcome
         self._menu = None
-        self.phase = "over"
+        self.phase = Phase.OVER
         self.core.set_playing(False, now)
         return self._after(Update(self.phase, self._over_status(), note=note or outcome.termination), now)
 

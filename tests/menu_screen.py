@@ -15,6 +15,7 @@ import engine
 from controller.board_map import SensorMap
 from controller.config import Config, GpioConfig
 from controller.service import Service, Touch
+from controller.session import Phase
 from controller.store import GameStore
 from display.render import Layout
 from display.view import View
@@ -100,5 +101,5 @@ def resume_against_the_computer(tmp_path: Path, variant: engine.Variant, moves: 
     service = Service(config, variant, store, SensorMap(variant), out=io.StringIO(), err=io.StringIO())
     screen = Screen(service, (800, 480))
     service.start()
-    screen.pump(lambda: service.session.phase == "play", "the game resumed")
+    screen.pump(lambda: service.session.phase == Phase.PLAY, "the game resumed")
     return service, store, screen, game

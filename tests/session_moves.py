@@ -7,7 +7,7 @@ from pathlib import Path
 
 import engine
 from controller.inference import Event, Timing
-from controller.session import Session
+from controller.session import Phase, Session
 from controller.store import GameStore
 
 CHESS = engine.find_variant("chess")
@@ -49,5 +49,5 @@ def started(tmp_path: Path, clock: Clock) -> tuple[Session, GameStore, Path]:
     store = GameStore(path)
     session = Session(CHESS, store, now=clock())
     update = session.sync(START, clock())
-    assert update.phase == "play" and session.phase == "play"
+    assert update.phase == Phase.PLAY and session.phase == Phase.PLAY
     return session, store, path

@@ -13,6 +13,7 @@ import engine
 from controller.core_types import PromptKind, StatusKind
 from controller.inference import SCAN_MARGIN_MS, Event, Referee, Timing
 from controller.replay import Replayer
+from controller.session import Phase
 from firmware_bridge.boards.millennium import MillenniumDriver
 from firmware_bridge.script import parse_script
 from tests.core_scripts import DGT, play, play_timed, texts
@@ -266,7 +267,7 @@ def test_the_clock_button_makes_an_extendable_reading_final_at_once(tmp_path: Pa
     with GameStore(tmp_path / "games.sqlite3") as store:
         session = Session(CHESS, store, now=0, fen=CASTLE_FEN)
         session.sync([1 if c else 0 for c in pos.board], 10)
-        assert session.phase == "play"
+        assert session.phase == Phase.PLAY
         session.event(Event(cell("h1"), False, 100))
         session.event(Event(cell("h1") - 2, True, 200))  # f1
         assert session.status.provisional == ("h1f1",) and session.core.deadline == 200 + T.hesitate_ms

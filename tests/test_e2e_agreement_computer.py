@@ -14,6 +14,7 @@ import random
 
 import engine
 from controller.core_types import PromptKind
+from controller.session import Phase
 from engine import start_position
 from tests.opponent_moves import accepted, announced, clocked, hands, losing_move
 
@@ -32,7 +33,7 @@ def test_mathematichess_whole_game_against_the_computer_ended_by_agreement(rig, 
     # plays his terminator during placement, the computer its own soon after, and the computer
     # is far ahead once the last piece is placed).
     rng = random.Random(0)
-    r.wait(lambda: r.service.session.phase == "play")
+    r.wait(lambda: r.service.session.phase == Phase.PLAY)
     while True:
         assert pos.outcome() is None, f"the game ended by itself: {pos.outcome()}"
         assert len(pos.move_stack) < 240, "no position to offer an agreement the computer wins"
@@ -56,7 +57,7 @@ def test_mathematichess_whole_game_against_the_computer_ended_by_agreement(rig, 
     r.wait(lambda: session.status.prompt is not None and session.status.prompt.find("agree") is not None)
     confirm.drive_low()
     confirm.drive_high()
-    r.wait(lambda: session.phase == "over")
+    r.wait(lambda: session.phase == Phase.OVER)
     texts = tuple(pos.move_text(m) for m in pos.move_stack)
     moves, result, termination = r.games()[-1]
     assert (moves, result, termination) == (texts, "0-1", "agreement")

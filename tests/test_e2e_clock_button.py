@@ -10,6 +10,7 @@ from controller.config import GpioConfig
 from controller.core_types import StatusKind
 from controller.game_extras import GameExtras
 from controller.inference import Timing
+from controller.session import Phase
 from tests.service_rig import Rig
 
 CLOCK_PIN = 23
@@ -32,7 +33,7 @@ def test_the_clock_button_switches_only_for_a_move_on_the_board(rig, mock_pins) 
     r: Rig = rig(time_control="1", timing=PATIENT, gpio=GpioConfig(clock=CLOCK_PIN))
     service = r.service
     assert service.panel is not None and "clock" in service.panel.buttons
-    r.wait(lambda: service.session.phase == "play" and service.clock is not None and service.clock.clock is not None
+    r.wait(lambda: service.session.phase == Phase.PLAY and service.clock is not None and service.clock.clock is not None
            and service.clock.clock.running)
     assert service.clock is not None and service.clock.clock is not None
     clock = service.clock.clock

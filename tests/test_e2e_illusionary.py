@@ -25,7 +25,7 @@ from controller.core_types import PromptKind
 from controller.demo_games import DEMO_GAMES
 from controller.event_scripts import Style, script_for_moves
 from controller.service import Service, Touch
-from controller.session import Update
+from controller.session import Phase, Update
 from controller.store import GameStore
 from display import theme
 from display.window import Window
@@ -153,7 +153,7 @@ def test_the_four_choices_touched_on_the_screen_then_the_game_on_the_board(tmp_p
         fen = service.session.position.fen()
         commands = parse_script("\n".join(script_for_moves(ILL, rest, HANDS, fen=fen)), ILL)
         board.start_script(commands)
-        pump(window, lambda: len(game()) == len(moves) and service.session.phase == "over", "the game's end")
+        pump(window, lambda: len(game()) == len(moves) and service.session.phase == Phase.OVER, "the game's end")
         assert board.done.wait(TIMEOUT) and board.error is None
         pump(window, shown("Game over: 0-1 (checkmate)"), "the result on the screen")
         assert mark_pixels(window, at("g7")) > 20  # the amazon still wears its ring
@@ -179,7 +179,7 @@ def test_a_touch_after_a_choice_made_on_the_board_is_clocked_from_that_choice(ri
     from display.window import CellClicked, ChoiceClicked
 
     r = rig(variant=ILL, time_control="5")
-    r.wait(lambda: r.service.session.phase == "play" and r.service.clock is not None)
+    r.wait(lambda: r.service.session.phase == Phase.PLAY and r.service.clock is not None)
     r.board.start_script([c for c in parse_script("lift d7\nplace d7\nsleep 5\nlift d7\nsleep 5\nplace d7", ILL)])
     r.wait(lambda: bool(r.statuses) and r.statuses[-1].prompt is not None)
     prompt = r.statuses[-1].prompt

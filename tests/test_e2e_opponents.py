@@ -17,6 +17,7 @@ from gpiozero.pins.mock import MockPin
 
 import engine
 from controller.core_types import StatusKind
+from controller.session import Phase
 from engine import Position, start_position
 from tests.opponent_moves import accepted, announced, clocked, hands, losing_move
 from tests.service_rig import TIMEOUT, Rig
@@ -37,7 +38,7 @@ def play_game(rig: Rig, variant: engine.Variant, humans: set[int], plies: int, s
               human: Callable[[Position, random.Random], str] = human_move) -> Position:
     pos = start_position(variant)
     rng = random.Random(seed)
-    rig.wait(lambda: rig.service.session.phase == "play")
+    rig.wait(lambda: rig.service.session.phase == Phase.PLAY)
     while len(pos.move_stack) < plies and pos.outcome() is None:
         n = len(pos.move_stack)
         if pos.side in humans:
@@ -61,7 +62,7 @@ def played_to_its_end(rig: Rig, pos: Position) -> None:
     assert outcome is not None  # the game was played to its end
     texts = tuple(pos.move_text(m) for m in pos.move_stack)
     assert tuple(text for _game, text in rig.accepted) == texts
-    rig.wait(lambda: rig.service.session.phase == "over")
+    rig.wait(lambda: rig.service.session.phase == Phase.OVER)
     moves, result, _termination = rig.games()[-1]
     assert moves == texts
     sides = pos.variant.sides
@@ -99,7 +100,7 @@ def test_the_computer_starts_thinking_on_a_provisional_reading(rig) -> None:
     once the move is final, so its move shows at once. It is not shown before."""
     r = rig(players=(("black", "computer"),), engine_go=GO)
     pos = start_position(engine.find_variant("chess"))
-    r.wait(lambda: r.service.session.phase == "play")
+    r.wait(lambda: r.service.session.phase == Phase.PLAY)
     turns = r.service.opponents.turns
     assert turns is not None
     hands(r, pos, "e2e3")
@@ -122,7 +123,7 @@ def test_variant_human_against_the_computer(rig, mock_pins, name: str, plies: in
     assert [text for _game, text in r.accepted] == [pos.move_text(m) for m in pos.move_stack]
     if plies > 100:  # played to its end (alice: 18 plies, royal-fury: 12 with these seeds)
         assert pos.outcome() is not None
-        r.wait(lambda: r.service.session.phase == "over")
+        r.wait(lambda: r.service.session.phase == Phase.OVER)
         assert r.games()[-1][0] == tuple(pos.move_text(m) for m in pos.move_stack)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import engine
 from controller.core_types import StatusKind
+from controller.session import Phase
 from engine import start_position
 from firmware_bridge.faults import parse_faults
 from tests.opponent_moves import accepted, announced, hands
@@ -20,7 +21,7 @@ CHESS = engine.find_variant("chess")
 def test_a_move_for_the_computer_made_while_the_cable_was_out_is_guided_back(rig) -> None:
     r = rig(players=(("black", "computer:0"),), engine_go="go depth 1")
     pos = start_position(CHESS)
-    r.wait(lambda: r.service.session.phase == "play")
+    r.wait(lambda: r.service.session.phase == Phase.PLAY)
     hands(r, pos, "e2e4")
     accepted(r, 1, "e2e4")
     pos.push_text("e2e4")

@@ -11,6 +11,7 @@ import engine
 from controller.board_map import SensorMap
 from controller.config import Config, GpioConfig
 from controller.service import Service
+from controller.session import Phase
 from controller.store import GameStore
 from firmware_bridge.firmware import protocol as P
 from firmware_bridge.script import parse_script
@@ -61,7 +62,7 @@ def test_the_computers_move_is_shown_with_its_cells_marked(tmp_path) -> None:
 def test_the_menus_hint_shows_the_computers_choice_for_the_human(tmp_path) -> None:
     board, store, service, screen = started(tmp_path, ())
     try:
-        screen.pump(lambda: service.session.phase == "play", "the game to start")
+        screen.pump(lambda: service.session.phase == Phase.PLAY, "the game to start")
         screen.tap("Menu")
         screen.tap("Hint")
         screen.pump(lambda: "Hint: " in screen.view().status and "thinking" not in screen.view().status,
@@ -84,7 +85,7 @@ def test_the_menus_hint_shows_the_computers_choice_for_the_human(tmp_path) -> No
 def test_the_settings_choose_the_computer_for_a_side(tmp_path) -> None:
     board, store, service, screen = started(tmp_path, ())
     try:
-        screen.pump(lambda: service.session.phase == "play", "the game to start")
+        screen.pump(lambda: service.session.phase == Phase.PLAY, "the game to start")
         screen.tap("Menu")
         screen.tap("Settings")
         screen.tap("Black plays: human")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from controller.core_types import PromptKind, StatusKind
 from controller.service import Button
+from controller.session import Phase
 from tests.service_rig import TIMEOUT
 
 #: Fool's mate, hand by hand; then the reset: the pieces that moved go back (actions 9-16).
@@ -86,4 +87,4 @@ def test_a_short_game_still_on_the_board_after_a_cable_pull_starts_no_new_game(r
     r.finish()
     assert r.board.boots == 2  # it really was unplugged
     assert r.games() == [(("f2f3", "e7e5", "g2g4", "d8h4"), "0-1", "checkmate")]
-    assert r.service.session.phase == "over" and r.service.session.status.kind == StatusKind.IDLE
+    assert r.service.session.phase == Phase.OVER and r.service.session.status.kind == StatusKind.IDLE

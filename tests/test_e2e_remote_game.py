@@ -7,6 +7,7 @@ as that move."""
 from __future__ import annotations
 
 import engine
+from controller.session import Phase
 from engine import start_position
 from tests.opponent_moves import accepted, announced, hands
 from tests.service_rig import Rig
@@ -24,7 +25,7 @@ def test_two_boards_play_one_game_over_the_broker(tmp_path, broker) -> None:
                              players=((side, f"remote:{other}"),))
             rigs[name].service.start()
         for r in rigs.values():
-            r.wait(lambda r=r: r.service.session.phase == "play")
+            r.wait(lambda r=r: r.service.session.phase == Phase.PLAY)
         pos = start_position(CHESS)
         for n, text in enumerate(GAME):
             here, there = (rigs["A"], rigs["B"]) if pos.side == 0 else (rigs["B"], rigs["A"])

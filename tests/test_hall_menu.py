@@ -11,6 +11,7 @@ from functools import partial
 from controller.config import Config
 from controller.hall_publish import HallPublisher
 from controller.menu import OperatorMenu
+from controller.session import Phase
 from engine import start_position
 from tests.hall_rig import TIMEOUT, sample_state
 from tests.menu_screen import Screen
@@ -35,7 +36,7 @@ def test_the_menu_offers_the_halls_boards_and_the_game_is_played_with_the_one_ch
         a.service.start()
         b.service.start()
         for r in (a, b):
-            r.wait(lambda r=r: r.service.session.phase == "play")
+            r.wait(lambda r=r: r.service.session.phase == Phase.PLAY)
         assert b.service.hall is not None and b.service.hall.connected.wait(TIMEOUT)
         assert other.connected.wait(TIMEOUT)
         screen.tap("Menu")

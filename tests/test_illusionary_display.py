@@ -11,7 +11,7 @@ import pygame
 import engine
 from controller.inference import Event
 from controller.screen import view_of
-from controller.session import Session
+from controller.session import Phase, Session
 from controller.store import GameStore
 from display import theme
 from display.render import Layout, render
@@ -23,7 +23,7 @@ def session_at(tmp_path: Path, fen: str | None = None) -> Session:
     variant = engine.find_variant("illusionary")
     session = Session(variant, GameStore(tmp_path / "games.sqlite3"), fen=fen, now=10)
     pos = engine.parse_fen(variant, fen) if fen else engine.start_position(variant)
-    assert session.sync([1 if code else 0 for code in pos.board], 20).phase == "play"
+    assert session.sync([1 if code else 0 for code in pos.board], 20).phase == Phase.PLAY
     return session
 
 

@@ -14,7 +14,7 @@ from controller.core_types import PromptKind, StatusKind
 from controller.event_scripts import placement_game
 from controller.inference import Event, Timing
 from controller.screen import score_panel, view_of
-from controller.session import Session, Update
+from controller.session import Phase, Session, Update
 from controller.store import GameStore
 from display.render import Layout, cell_colour, render
 from display.view import View, view_from_position
@@ -42,7 +42,7 @@ def started(tmp_path: Path, clock: Clock, fen: str | None = None, identity: bool
     session = Session(MATH, store, identity=identity, fen=fen, now=clock())
     pos = engine.parse_fen(MATH, fen) if fen else engine.start_position(MATH)
     readings = [(code if identity else 1) if code else 0 for code in pos.board]
-    assert session.sync(readings, clock()).phase == "play"
+    assert session.sync(readings, clock()).phase == Phase.PLAY
     return session
 
 
@@ -185,7 +185,7 @@ def test_no_agreement_during_placement(tmp_path: Path) -> None:
     assert prompt.question == "Start a new game? (No ending by agreement: the game cannot end during placement)"
     assert [o.key for o in prompt.options] == ["yes", "no"]
     session.answer("no", clock())
-    assert session.phase == "play"
+    assert session.phase == Phase.PLAY
 
 
 def test_no_agreement_before_both_terminators(tmp_path: Path) -> None:
@@ -217,9 +217,9 @@ def test_both_players_confirm_the_agreement_and_the_result_is_stored(tmp_path: P
     assert question.question == f"Both agree to end? {result}, {totals[0]} to {totals[1]}"
     record = session.store.latest()
     assert record is not None
-    assert session.phase == "play" and record.result == "*"
+    assert session.phase == Phase.PLAY and record.result == "*"
     update = touch(session, clock, "yes")  # the second player confirms on the screen
-    assert session.phase == "over" and update.status.message.startswith(f"Game over: {result} (agreement)")
+    assert session.phase == Phase.OVER and update.status.message.startswith(f"Game over: {result} (agreement)")
     record = session.store.latest()
     assert record is not None
     assert (record.result, record.termination) == (result, "agreement")
@@ -230,7 +230,7 @@ def test_both_players_confirm_the_agreement_and_the_result_is_stored(tmp_path: P
     assert view.scores.totals == totals
     # The takeback button reopens the game (and takes back the last move, as after any ending).
     session.takeback(clock())
-    assert session.phase == "play" and session.outcome is None
+    assert session.phase == Phase.PLAY and session.outcome is None
     record = session.store.latest()
     assert record is not None
     assert record.result == "*"
@@ -243,7 +243,7 @@ def test_declining_the_agreement_keeps_playing(tmp_path: Path) -> None:
     session.button("menu", clock())
     session.answer("agree", clock())
     session.answer("no", clock())
-    assert session.phase == "play" and session.status.prompt is None
+    assert session.phase == Phase.PLAY and session.status.prompt is None
     record = session.store.latest()
     assert record is not None
     assert record.finished is None

@@ -21,7 +21,7 @@ import engine
 from controller.core_types import StatusKind
 from controller.demo_games import DEMO_GAMES
 from controller.screen import view_of
-from controller.session import Session
+from controller.session import Phase, Session
 from controller.store import GameStore
 from display import theme
 from display.pieces import sprite
@@ -248,7 +248,7 @@ def test_screen_shows_the_half_turn_and_rings_the_queen_side_men(tmp_path: Path)
     store = GameStore(tmp_path / "games.sqlite3")
     start = start_position(MEDDLERS)
     session = Session(MEDDLERS, store, now=0)
-    assert session.sync([1 if c else 0 for c in start.board], 10).phase == "play"
+    assert session.sync([1 if c else 0 for c in start.board], 10).phase == Phase.PLAY
     geo = MEDDLERS.geometry
     from controller.inference import Event
 

@@ -13,6 +13,7 @@ import engine
 from controller.agreement_offer import Result, judge
 from controller.event_scripts import placement_game
 from controller.service import Service
+from controller.session import Phase
 from controller.store import GameStore
 from engine import Position
 from engine.search import Limits, Searcher
@@ -60,7 +61,7 @@ def test_the_computer_accepts_an_agreement_it_wins(tmp_path: Path) -> None:
     assert pos is not None, "no seeded position where the computer is ahead with White to move"
     service, store, screen, game = offer(tmp_path, pos)
     try:
-        screen.pump(lambda: service.session.phase == "over", "the game ended by agreement")
+        screen.pump(lambda: service.session.phase == Phase.OVER, "the game ended by agreement")
         line = service.opponents.offers.line
         screen.pump(lambda: "accepting the agreement" in " ".join(t for t, _r, _ro in screen.layout().texts),
                     "the screen saying the computer accepts")
@@ -88,7 +89,7 @@ def test_the_computer_declines_when_playing_on_is_better_for_it(tmp_path: Path) 
         verdict = service.opponents.offers.verdicts[1]
         screen.pump(lambda: "declines the agreement" in " ".join(t for t, _r, _ro in screen.layout().texts),
                     "the screen saying the computer declines")
-        assert service.session.phase == "play" and service.session.status.prompt is None
+        assert service.session.phase == Phase.PLAY and service.session.status.prompt is None
     finally:
         service.stop()
         screen.close()

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import engine
 from controller.event_scripts import placement_game
+from controller.session import Phase
 from tests.menu_screen import Screen, resume_against_the_computer
 
 CHESS = engine.find_variant("chess")
@@ -39,7 +40,7 @@ def test_the_computer_a_queen_down_accepts_a_draw(tmp_path: Path) -> None:
     service, store, screen, game = resume_against_the_computer(tmp_path, CHESS, moves, "go depth 2")
     try:
         buttons = offer_draw(screen)
-        screen.pump(lambda: service.session.phase == "over", "the game ended in a draw")
+        screen.pump(lambda: service.session.phase == Phase.OVER, "the game ended in a draw")
         screen.pump(lambda: screen_says(screen, "accepting the draw"), "the screen saying the computer accepts")
         verdict = service.opponents.offers.verdicts[1]
     finally:
@@ -61,7 +62,7 @@ def test_the_computer_a_queen_up_declines_a_draw(tmp_path: Path) -> None:
         screen.pump(lambda: "declines the draw" in service.opponents.offers.line, "the computer's answer")
         screen.pump(lambda: screen_says(screen, "declines the draw"), "the screen saying the computer declines")
         verdict = service.opponents.offers.verdicts[1]
-        assert service.session.phase == "play"
+        assert service.session.phase == Phase.PLAY
     finally:
         service.stop()
         screen.close()
@@ -88,7 +89,7 @@ def test_only_the_computer_says_yes_to_an_agreement(tmp_path: Path) -> None:
         buttons = list(screen.buttons())
         screen.tap("Withdraw the offer")
         screen.pump(lambda: service.session.status.prompt is None, "the offer withdrawn")
-        assert service.session.phase == "play"
+        assert service.session.phase == Phase.PLAY
     finally:
         service.stop()
         screen.close()

@@ -21,6 +21,7 @@ from controller import operator_actions
 from controller.board_map import SensorMap
 from controller.config import Config, GpioConfig
 from controller.service import Service
+from controller.session import Phase
 from controller.store import GameStore
 from firmware_bridge.script import parse_script
 from firmware_bridge.simboard import SimBoard
@@ -195,7 +196,7 @@ def test_the_arbiter_records_a_result(kiosk, button: str, stored: tuple[str, str
     screen.tap("Menu")
     screen.tap("Arbiter's result")
     screen.tap(button)
-    screen.pump(lambda: service.session.phase == "over", "the game to end")
+    screen.pump(lambda: service.session.phase == Phase.OVER, "the game to end")
     screen.pump(lambda: screen.view().result == shown, f"the result {shown!r} on the panel")
     game = service.store.latest()
     assert game is not None and (game.result, game.termination) == stored

@@ -17,6 +17,7 @@ import engine
 from controller.board_map import SensorMap
 from controller.config import Config, GpioConfig
 from controller.service import Service
+from controller.session import Phase
 from controller.store import GameStore
 from firmware_bridge.script import parse_script
 from firmware_bridge.simboard import SimBoard
@@ -56,7 +57,7 @@ def test_names_resign_and_export_by_taps(tmp_path: Path, size: tuple[int, int]) 
         screen.tap("Back")
         screen.tap("Resign")
         screen.tap("White resigns")
-        screen.pump(lambda: service.session.phase == "over", "the game to end")
+        screen.pump(lambda: service.session.phase == Phase.OVER, "the game to end")
         assert screen.view().menu is None and screen.view().result == "0-1 resignation"
         assert (screen.view().title, screen.view().players) == ("Chess", "Anderssen - Kieseritzky")
         screen.tap("Menu")
@@ -115,7 +116,7 @@ def test_new_game_of_another_variant_without_a_board(tmp_path: Path) -> None:
         screen.tap("Mathematichess")
         screen.pump(lambda: screen.view().geometry.size == 169, "the 13x13 board")
         assert screen.view().title == "Mathematichess" and screen.view().menu is None
-        assert service.session.phase == "play"
+        assert service.session.phase == Phase.PLAY
         # the buttons of the panel: flip board turns the board round
         first = screen.layout().cells[0].center
         screen.tap("Menu")

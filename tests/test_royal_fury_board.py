@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 
+from controller.session import Phase
+
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import re
@@ -319,7 +321,7 @@ def test_the_screen_lists_the_men_still_to_remove_and_marks_their_cells(tmp_path
     store = GameStore(tmp_path / "games.sqlite3")
     session = Session(RF, store, fen=CHARGE, now=clock())
     pos = engine.parse_fen(RF, CHARGE)
-    assert session.sync([1 if c else 0 for c in pos.board], clock()).phase == "play"
+    assert session.sync([1 if c else 0 for c in pos.board], clock()).phase == Phase.PLAY
     for name, down in (("c2", False), ("e4", True), ("e5", False)):
         session.event(Event(G.index(name), down, clock()))
     view = view_of(session)

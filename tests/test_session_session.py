@@ -11,7 +11,7 @@ import pytest
 import engine
 from controller.core_types import StatusKind
 from controller.inference import Event, Timing
-from controller.session import Session
+from controller.session import Phase, Session
 from controller.store import GameStore
 from tests.session_moves import CHESS, START, Clock, T, cell, move, started
 
@@ -24,12 +24,12 @@ def test_setup_phase_shows_what_is_missing_then_starts_the_game(tmp_path: Path) 
     readings[cell("d1")] = 0  # the white queen is not on the board yet
     readings[cell("e4")] = 1  # and something stands on e4
     update = session.sync(readings, clock())
-    assert update.phase == "setup"
+    assert update.phase == Phase.SETUP
     assert update.status.message == "Set up the board: d1: white queen, e4: empty"
     assert store.latest() is None  # no game before the board is ready
     session.event(Event(cell("e4"), False, clock()))
     update = session.event(Event(cell("d1"), True, clock()))
-    assert update.phase == "play" and update.note == "game started"
+    assert update.phase == Phase.PLAY and update.note == "game started"
     assert update.status.message == "White to move"
     record = store.latest()
     assert record is not None
@@ -56,7 +56,7 @@ def test_restart_resumes_the_game_and_guides_the_board_back(tmp_path: Path) -> N
                                                                  "w KQkq - 0 2").board]
     store = GameStore(path)
     resumed = Session(CHESS, store, now=0)
-    assert resumed.resumed and resumed.phase == "play"
+    assert resumed.resumed and resumed.phase == Phase.PLAY
     assert [resumed.position.move_text(m) for m in resumed.position.move_stack] == ["e2e4", "e7e5"]
     resumed.sync(readings, 10)
     update = resumed.tick(10 + T.guide_ms)
@@ -89,7 +89,7 @@ def mated(tmp_path: Path, clock: Clock) -> tuple[Session, GameStore, int]:
     session, store, _path = started(tmp_path, clock)
     for frm, to in (("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")):
         move(session, clock, frm, to)
-    assert session.game_id is not None and session.phase == "over"
+    assert session.game_id is not None and session.phase == Phase.OVER
     assert session.status.message == "Game over: 0-1 (checkmate). Set up the pieces for a new game"
     return session, store, session.game_id
 
@@ -102,11 +102,11 @@ def test_game_over_then_setting_up_starts_a_new_game(tmp_path: Path) -> None:
     # The players put the pieces back: the queen first, then the pawns.
     for frm, to in (("h4", "d8"), ("g4", "g2"), ("e5", "e7")):
         update = session.event(Event(cell(frm), False, clock()))
-        assert update.phase == "over"
+        assert update.phase == Phase.OVER
         update = session.event(Event(cell(to), True, clock()))
     session.event(Event(cell("f3"), False, clock()))
     update = session.event(Event(cell("f2"), True, clock()))
-    assert update.phase == "play" and session.game_id != first
+    assert update.phase == Phase.PLAY and session.game_id != first
     assert store.game(first).moves == ("f2f3", "e7e5", "g2g4", "d8h4")  # the old game is kept
 
 
@@ -120,13 +120,13 @@ def test_after_the_game_a_board_that_no_longer_shows_its_end_is_guided_to_the_ne
     board = list(START)
     board[cell("h1")] = board[cell("b8")] = 0
     update = session.sync(board, clock())
-    assert update.phase == "over" and session.game_id == first
+    assert update.phase == Phase.OVER and session.game_id == first
     assert update.status.message == ("Game over: 0-1 (checkmate). For a new game, set up: h1: white rook, "
                                      "b8: black knight")
     assert {f.cell for f in update.status.fixes} == {cell("h1"), cell("b8")}  # the lights show them too
     session.event(Event(cell("h1"), True, clock()))
     update = session.event(Event(cell("b8"), True, clock()))
-    assert update.phase == "play" and session.game_id != first
+    assert update.phase == Phase.PLAY and session.game_id != first
     assert store.game(first).moves == ("f2f3", "e7e5", "g2g4", "d8h4")
 
 
@@ -136,7 +136,7 @@ def test_takeback_button_after_mate_reopens_the_game(tmp_path: Path) -> None:
     for frm, to in (("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")):
         move(session, clock, frm, to)
     update = session.button("takeback", clock())
-    assert update.undone == ("d8h4",) and update.phase == "play"
+    assert update.undone == ("d8h4",) and update.phase == Phase.PLAY
     assert update.status.message == "Put the board back: h4: empty, d8: black queen"
     assert session.game_id is not None
     record = store.game(session.game_id)
@@ -148,7 +148,7 @@ def test_promotion_answered_with_the_encoder_and_confirm_button(tmp_path: Path) 
     store = GameStore(path)
     session = Session(CHESS, store, fen="4k3/1P5p/8/8/8/8/8/4K3 w - - 0 1")
     session.sync([1 if c else 0 for c in session.position.board], 0)
-    assert session.phase == "play"
+    assert session.phase == Phase.PLAY
     session.event(Event(cell("b7"), False, 10))
     session.event(Event(cell("b8"), True, 20))
     update = session.tick(20 + T.settle_ms)
@@ -170,7 +170,7 @@ def test_menu_asks_before_abandoning_a_game(tmp_path: Path) -> None:
     update = session.button("menu", clock())
     assert update.status.message == "Start a new game?"
     update = session.button("confirm", clock())  # "yes" is selected first
-    assert update.phase == "setup"
+    assert update.phase == Phase.SETUP
     assert update.status.message == "Set up the board: e2: white pawn, e4: empty"
     record = store.game(first)
     assert record.termination == "abandoned" and record.moves == ("e2e4",)
@@ -242,11 +242,11 @@ def test_a_board_back_in_setup_showing_five_moves_is_not_taken_for_a_new_game(tm
     for frm, to in (("e2", "e4"), ("e7", "e5"), ("g1", "f3"), ("b8", "c6"), ("f1", "c4")):
         board[cell(frm)], board[cell(to)] = 0, 1
     update = session.sync(board, 10)
-    assert update.phase == "setup" and update.status.message.startswith("Set up the board")
+    assert update.phase == Phase.SETUP and update.status.message.startswith("Set up the board")
     assert store.game_ids() == []
     for frm, to in (("g1", "f3"), ("b8", "c6"), ("f1", "c4")):  # two moves: that is a new game
         board[cell(frm)], board[cell(to)] = 1, 0
-    assert session.sync(board, 20).phase == "play"
+    assert session.sync(board, 20).phase == Phase.PLAY
     update = session.tick(20 + T.settle_ms + 5)
     game = store.unfinished("chess")
     assert update.accepted == ("e2e4", "e7e5") and game is not None and game.moves == ("e2e4", "e7e5")

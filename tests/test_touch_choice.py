@@ -18,7 +18,7 @@ import engine
 from controller.core_types import PendingKind, PromptKind, StatusKind
 from controller.inference import Event, Referee
 from controller.screen import view_of
-from controller.session import Session
+from controller.session import Phase, Session
 from controller.store import GameStore
 from display.render import render
 from display.view import view_from_position
@@ -45,7 +45,7 @@ def stored(session: Session) -> tuple[str, ...]:
 def session_at(tmp_path: Path, variant: engine.Variant = ILL, fen: str | None = None) -> Session:
     session = Session(variant, GameStore(tmp_path / "games.sqlite3"), fen=fen, now=10)
     start = engine.parse_fen(variant, fen) if fen else engine.start_position(variant)
-    assert session.sync(occupancy(start), 20).phase == "play"
+    assert session.sync(occupancy(start), 20).phase == Phase.PLAY
     return session
 
 
@@ -115,7 +115,7 @@ def test_a_touch_after_a_lift_and_put_back_still_waiting_chooses_at_once(tmp_pat
 
 def test_no_touch_outside_a_game_or_under_the_menu(tmp_path: Path) -> None:
     session = Session(ILL, GameStore(tmp_path / "games.sqlite3"), now=10)
-    assert session.phase == "setup"
+    assert session.phase == Phase.SETUP
     update = session.touch(AT("d7"), 20)
     assert update.accepted == () and update.note == "touch on d7 ignored: no game under way"
     session.sync(occupancy(engine.start_position(ILL)), 30)
@@ -137,7 +137,7 @@ def test_an_identity_board_reads_the_chosen_man_as_the_man_it_is(tmp_path: Path)
     store = GameStore(tmp_path / "games.sqlite3")
     session = Session(ILL, store, identity=True, now=10)
     start = engine.start_position(ILL)
-    assert session.sync(list(start.board), 20).phase == "play"
+    assert session.sync(list(start.board), 20).phase == Phase.PLAY
     assert session.touch(AT("d7"), 30).accepted == ("d7d7~p",)
     assert session.status.kind == StatusKind.IDLE  # the board still shows a pawn on d7: that is right
 

@@ -13,7 +13,7 @@ import engine
 from controller.core_types import StatusKind
 from controller.inference import Event
 from controller.screen import view_of
-from controller.session import Session
+from controller.session import Phase, Session
 from controller.store import GameStore
 from display.render import render
 
@@ -26,7 +26,7 @@ def session_at(tmp_path: Path, name: str, fen: str | None = None) -> Session:
     db = tmp_path / f"games{len(list(tmp_path.iterdir()))}.sqlite3"
     session = Session(variant, GameStore(db), fen=fen, now=10)
     pos = engine.parse_fen(variant, fen) if fen else engine.start_position(variant)
-    assert session.sync([1 if code else 0 for code in pos.board], 20).phase == "play"
+    assert session.sync([1 if code else 0 for code in pos.board], 20).phase == Phase.PLAY
     return session
 
 

@@ -19,6 +19,7 @@ from firmware_bridge.events import LinkState, LinkStatus, Mark, SensorEvent, cod
 from ..board_orientation import expect_resumed_position
 from ..inference import Event
 from ..link_notice import never_connected
+from ..session_endings import Phase
 from .bus import Button, Drained, LinkChange, Sensor
 
 if TYPE_CHECKING:
@@ -197,7 +198,7 @@ class Boards:
             ports = service.config.port
             self.notice = never_connected(link.name, ports[index] if index < len(ports) else link.name)
         elif status.state is LinkState.DISCONNECTED or status.state is LinkState.CONNECTING:
-            if service.session.phase == "over":  # nothing left to catch up
+            if service.session.phase == Phase.OVER:  # nothing left to catch up
                 self.notice = (f"Board disconnected ({link.name}). The game is over and stored; "
                                "plug the board back in for a new game")
             else:

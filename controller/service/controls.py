@@ -13,6 +13,7 @@ from display.window import CellClicked, ChoiceClicked, InputEvent, MenuClicked, 
 from .. import operator
 from ..core_types import PromptKind
 from ..game_clock import clock_button
+from ..session_endings import Phase
 
 if TYPE_CHECKING:
     from hardware.panel import Word
@@ -41,7 +42,7 @@ class Controls:
             return
         if name == "menu" and menu.is_open:
             menu.close()
-        elif name == "menu" and (session.phase != "play" or not session.position.move_stack):
+        elif name == "menu" and (session.phase != Phase.PLAY or not session.position.move_stack):
             operator.open_menu(service)
         elif name == "menu" and prompt is not None and prompt.kind == PromptKind.MENU:
             # Pressed again while the game's own menu asks "new game?": the operator menu.

@@ -13,6 +13,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..core_types import StatusKind
+from ..session_endings import Phase
 from .bus import Button, Drained, Input, LinkChange, Quit, Sensor, Touch, Wake
 from .readiness import Readiness
 
@@ -190,4 +191,4 @@ class Loop:
     def _at_rest(self) -> bool:
         session = self.service.session
         return (session.deadline is None and self.service.demo.answer_at is None
-                and (session.phase == "over" or session.status.kind == StatusKind.IDLE))
+                and (session.phase == Phase.OVER or session.status.kind == StatusKind.IDLE))

@@ -30,6 +30,7 @@ from ..core_types import PromptKind
 from ..inference import Prompt
 from ..messages import side_name
 from ..players import PlayerKind
+from ..session_endings import Phase
 from ..uci_player import Request
 from .bus import Wake
 
@@ -77,7 +78,7 @@ class Offers:
     def offer_draw(self) -> None:
         """The operator menu's Offer draw, with a computer side: put it to the computer."""
         session = self.service.session
-        if session.phase != "play":
+        if session.phase != Phase.PLAY:
             return
         plies = len(session.position.move_stack)
         if self._offer is not None and self._offer.kind is OfferKind.DRAW and self._offer.plies == plies:
@@ -94,9 +95,9 @@ class Offers:
             self.line = ""
         offer = self._offer
         if offer is not None and offer.kind is OfferKind.DRAW:
-            if session.phase != "play" or offer.plies != plies:
+            if session.phase != Phase.PLAY or offer.plies != plies:
                 self._offer = None  # a move made, or the game ended: the offer lapsed
-                if session.phase == "play":
+                if session.phase == Phase.PLAY:
                     self._say("The draw offer lapsed: a move was made first", plies)
             elif all(r.done.is_set() for r in offer.requests.values()):
                 self._answer(offer)

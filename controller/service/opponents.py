@@ -33,6 +33,7 @@ from ..hall_remote import RemoteBoard
 from ..hall_wire import check_name
 from ..messages import side_name
 from ..players import Player, PlayerError, PlayerKind, players_for
+from ..session_endings import Phase
 from ..uci_player import Request
 from .bus import Wake
 from .offers import Offers
@@ -185,7 +186,7 @@ class Opponents:
         session = service.session
         pos = session.position
         guide: Guide | None = None
-        if session.phase == "play" and pos.outcome() is None:
+        if session.phase == Phase.PLAY and pos.outcome() is None:
             player = self.players[pos.side]
             if self.turns is not None:
                 try:
@@ -278,7 +279,7 @@ class Opponents:
         service = self.service
         session = service.session
         pos = session.position
-        if session.phase != "play" or pos.outcome() is not None or self.guide is not None:
+        if session.phase != Phase.PLAY or pos.outcome() is not None or self.guide is not None:
             self.hint_line = "No hint now: it is not a player's turn at this board"
             return
         if self.turns is None:

@@ -113,7 +113,7 @@ class Outputs:
         session = service.session
         status = session.status
         notice = ". ".join(x for x in (service.store.problem, service.boards.notice) if x)  # a full disk first
-        self.summary = {"id": session.game_id, "phase": session.phase, "message": notice or status.message}
+        self.summary = {"id": session.game_id, "phase": session.phase.value, "message": notice or status.message}
         turn = service.opponents.guide
         if turn is not None:  # chessery status (and tests) read the opponent's move here
             self.summary["opponent"] = {"side": service.variant.sides[turn.side], "move": turn.text,
