@@ -152,6 +152,7 @@ class Referee(Touches):
         self._moves.reset()
         self._hands.touched.clear()
         self._hands.refilled.clear()
+        self._hands.either.clear()
         self._reading = None
         self._shown.clear()
         self._close_prompt()
@@ -163,6 +164,13 @@ class Referee(Touches):
         undone: list[Move] = []
         p = self._pending
         if (self._prompt is None and p.kind == PendingKind.MOVE and len(p.shapes) == 1 and ev.cell not in p.cells
+                and ev.down and p.extra.get("either")):
+            # A man put down, while the reading needs a cell the player before may have handled
+            # (``controller.either_hand``): no hand was free to bring it but the one holding the
+            # man this reading says has landed. That cell was the player before's.
+            self._hands.touched -= p.extra["either"]
+            self._hands.either.clear()
+        elif (self._prompt is None and p.kind == PendingKind.MOVE and len(p.shapes) == 1 and ev.cell not in p.cells
                 and self._ends_move(ev)):
             # The next player is at work on a cell the move does not involve and cannot go on
             # to: the move is complete, and final.
@@ -323,6 +331,9 @@ class Referee(Touches):
         pos = self.position
         prev_codes = {c: b for c, b, _a in move.changes}
         touched = frozenset(self._hands.touched)
+        p = self._pending
+        # The move's own cells handled again, maybe by the next player (``either_hand``).
+        either = p.extra.get("either", frozenset()) if p.kind == PendingKind.MOVE and p.shapes[0].move is move else ()
         self._stray = touched - prev_codes.keys() - keep
         swap = "" if self.identity else swap_text(self.variant, move)
         self._swap_cells = set() if self.identity else {c for c, _old, _new in swaps(self.variant, move)}
@@ -335,6 +346,7 @@ class Referee(Touches):
         self._moves.moved(move)
         self._hands.touched = set(keep)
         self._hands.refilled &= keep
+        self._hands.either = set(either) & keep
         self._shown.clear()
         # (The stray cells' too: when their men left tells which silent move they were.)
         self._hands.lifted_t = {c: t for c, t in self._hands.lifted_t.items() if c in keep or c in self._stray}
@@ -352,6 +364,7 @@ class Referee(Touches):
         self._swap_cells.clear()
         self._swap_lift = None
         self._hands.refilled.clear()
+        self._hands.either.clear()
         self._reading = None
         self._asked_both = None
         self._shown.clear()

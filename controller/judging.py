@@ -45,6 +45,7 @@ from .core_types import (
     Status,
     StatusKind,
 )
+from .either_hand import needs_either, put_back_or_taken
 from .hand_reading import (
     crossed_cells,
     half_made,
@@ -191,6 +192,14 @@ class Judging:
                     # uses every cell handled: that one.
                     self._take_reply(sig, reading[0], reading[1])
                     return
+        either = (put_back_or_taken(hands, game, index, replies, reading[0], reading[1], sig)
+                  if peeled is None and reading is not None else frozenset())
+        if reading is not None and either:
+            # The reading's piece lifted and a man put back on its cell while the next player's
+            # hand is on a man: the mover's piece put back, or the next player's capture there,
+            # victim first. The reading is the move either way; the next event decides the rest.
+            self._take_reply(sig, reading[0], reading[1], either=either)
+            return
         if (peeled is None and reading is not None and hands.placed and hands.latest not in reading[3]
                 and not (hands.latest in reading[2] and slid_on(hands, game, reading[0]))
                 and not rest_of_move_in_hand(hands, game.timing, reading[0], reading[3])
@@ -239,7 +248,7 @@ class Judging:
             return
         self._status = Status(StatusKind.MOVING, f"{to_move} moving", cells=tuple(sorted(diff)))
 
-    def _take_reply(self, sig: Sig, shape: Shape, since: int) -> None:
+    def _take_reply(self, sig: Sig, shape: Shape, since: int, either: frozenset[int] = frozenset()) -> None:
         """The reading ``shape`` was the move: final now, the rest of the board is the reply --
         once the rest of this report is read: a board reports one scan's changes together, with
         one time, in square order, and the mover's piece going on may come after the reply's
@@ -253,7 +262,7 @@ class Judging:
         if guard is not None:
             deadline = max(deadline, guard)
         self._pending = Pending(PendingKind.MOVE, sig, (shape,), shape.cells, deadline=deadline,
-                                 extra={"since": since, "rest": frozenset(), "reply": True})
+                                 extra={"since": since, "rest": frozenset(), "reply": True, "either": either})
         text = self.position.move_text(shape.move)
         side = side_name(self.variant, self.position.side)
         self._status = Status(StatusKind.MOVING, f"{side} moving: {text} (provisional)",
@@ -344,9 +353,13 @@ class Judging:
                 going_on = index.drag_cells(move, only_to=self._hands.latest)
             if hesitant(bool(ext or going_on), rest, extension):
                 deadline = max(deadline, self._hands.last_t + t.hesitate_ms + t.scan_ms)
+            either = needs_either(self._hands, shape) if not rest else frozenset()
+            if either:
+                # One of two readings (``controller.either_hand``): final at the clock, a man
+                # lifted elsewhere or the quiet; a piece put down is rather the other reading's man
+                # landing (``Referee.event``).
+                deadline = max(deadline, self._hands.last_t + t.hesitate_ms + t.scan_ms)
             prev = self._pending
-            # The cells handled up to the first moment the board showed this move: what is
-            # handled later is the next player's (see ``_fire``).
             # When the board first showed this move: what is handled later is the next player's
             # (see ``_fire``), or the mover's piece going on.
             since = prev.extra.get("since") if prev.kind == PendingKind.MOVE and prev.shapes == (shape,) else None
@@ -375,7 +388,8 @@ class Judging:
                 deadline = self._hands.last_t
             self._pending = Pending(PendingKind.MOVE, sig, (shape,), involved, deadline=deadline,
                                      extra={"since": since if since is not None else self._hands.last_t,
-                                            "rest": rest, "short": short, "extendable": bool(drag or ext)})
+                                            "rest": rest, "short": short, "extendable": bool(drag or ext),
+                                            "either": either})
             self._reading = (shape, self._pending.extra["since"], drag | ext, ext)
             text = self.position.move_text(move)
             self._status = Status(StatusKind.MOVING, f"{to_move} moving: {text} (provisional)", cells=cells,

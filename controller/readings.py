@@ -23,6 +23,10 @@ class Readings:
         #: Occupancy boards: cells emptied and refilled while another piece was off its cell;
         #: the piece now there may not be the one that belongs (a victim not put back).
         self.refilled: set[int] = set()
+        #: Cells handled since the last final move that either player may have handled (the
+        #: piece just moved put back, or the next player's victim taken first: the next event
+        #: decides; ``controller.either_hand``).
+        self.either: set[int] = set()
         self.cell_t: dict[int, int] = {}  # cell -> time of its latest event
         #: cell -> arrival number of its latest event: orders two events of the same millisecond
         #: (a board reports every change one scan found with that scan's time).

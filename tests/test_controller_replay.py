@@ -128,19 +128,70 @@ def test_any_game_in_any_hand_style_replays_to_its_moves(seed: int, style: Style
         board.stop()
 
 
-@pytest.mark.xfail(strict=True, reason="known misread, found by the test above (seed 3153): see docs/controller.md")
-def test_the_piece_just_moved_taken_victim_first_while_it_could_go_on() -> None:
+#: The position of seed 3153 of the test above (the black bishop on f5 sees b1), with White's
+#: long castling (the rook's way to d1 crosses b1) and without it.
+VICTIM_FIRST_FENS = ["1B3k1r/1pq1pP2/r5P1/pPp2b1p/1np2NnP/N1b5/PQ1PB3/R3KR2 w Q - 2 33",
+                     "1B3k1r/1pq1pP2/r5P1/pPp2b1p/1np2NnP/N1b5/PQ1PB3/R3KR2 w - - 2 33"]
+
+
+def replay_from(fen: str, script: str, identity: bool = False) -> list[str]:
+    return Replayer(engine.parse_fen(CHESS, fen), identity=identity).run(parse_script(script, CHESS))
+
+
+@pytest.mark.parametrize("fen", VICTIM_FIRST_FENS, ids=["castling", "no-castling"])
+@pytest.mark.parametrize("gap", [20, 1010, 3500])
+def test_the_piece_just_moved_taken_victim_first_while_it_could_go_on(fen: str, gap: int) -> None:
     """White's rook a1-b1 could still go on along the first rank when Black lifts it (the
-    victim first), then the bishop from f5, and puts the bishop on b1. On an occupancy board the
-    man put on b1 may as well be the rook put back, with the bishop still in hand: the core
-    takes that reading, makes a1b1 final with b1's touches, and then reads White's e2-d3 as the
-    bishop landing (f5d3). Black's next move c7-e5 decides between the two; the core has
-    already made f5d3 final by then. Lifting the bishop first, or after a quiet, reads right."""
-    fen = "1B3k1r/1pq1pP2/r5P1/pPp2b1p/1np2NnP/N1b5/PQ1PB3/R3KR2 w Q - 2 33"
-    script = ("lift a1\nplace b1\nsleep 275\nlift b1\nlift f5\nplace b1\nsleep 1010\n"
-              "lift e2\nplace d3\nsleep 1010\nlift c7\nplace e5\n")
-    got = Replayer(engine.parse_fen(CHESS, fen)).run(parse_script(script, CHESS))
-    assert got == ["a1b1", "f5b1", "e2d3", "c7e5"]
+    victim first), then the bishop from f5, and puts the bishop on b1 (seed 3153 of the test
+    above). On an occupancy board the man put on b1 may as well be the rook put back with the
+    bishop still in hand: a1b1 is the move either way, and White's hand starting its reply
+    (the lift of e2, after ``gap`` ms) decides for the capture. (Before, a1b1 was made final
+    without b1's touches and e2-d3 read as the bishop landing.)"""
+    script = ("lift a1\nplace b1\nsleep 275\nlift b1\nlift f5\nplace b1\n"
+              f"sleep {gap}\nlift e2\nplace d3\nsleep 1010\nlift c7\nplace e5\n")
+    assert replay_from(fen, script) == ["a1b1", "f5b1", "e2d3", "c7e5"]
+
+
+@pytest.mark.parametrize("fen", VICTIM_FIRST_FENS, ids=["castling", "no-castling"])
+def test_the_piece_just_moved_put_back_while_the_next_player_holds_a_man(fen: str) -> None:
+    """The mirror of the case above, the same events up to the bishop: White lifts the rook
+    from b1 again, Black lifts the bishop from f5, White puts the rook back on b1. The bishop
+    then landing on d3 (a man put down: only a hand holding one brings it) decides: the touch
+    on b1 was White's, and Black's move is f5-d3."""
+    script = ("lift a1\nplace b1\nsleep 275\nlift b1\nlift f5\nplace b1\nsleep 1010\nplace d3\n"
+              "sleep 1010\nlift a3\nplace c2\nsleep 1010\nlift c7\nplace e5\n")
+    assert replay_from(fen, script) == ["a1b1", "f5d3", "a3c2", "c7e5"]
+
+
+@pytest.mark.parametrize("fen", VICTIM_FIRST_FENS, ids=["castling", "no-castling"])
+@pytest.mark.parametrize(("hands", "moves"), [
+    # the bishop lifted first: a1b1 is final at that lift (the rook rested past drag_ms)
+    ("lift a1\nplace b1\nsleep 275\nlift f5\nlift b1\nplace b1\nsleep 1010\nlift e2\nplace d3\n",
+     ["a1b1", "f5b1", "e2d3"]),
+    # a quiet between: a1b1 is final by the quiet, the rest is Black's capture
+    ("lift a1\nplace b1\nsleep 3100\nlift b1\nlift f5\nplace b1\nsleep 1010\nlift e2\nplace d3\n",
+     ["a1b1", "f5b1", "e2d3"]),
+    # the rook going on to c1 while the bishop is in the hand
+    ("lift a1\nplace b1\nsleep 275\nlift b1\nlift f5\nplace c1\nsleep 1010\nplace d3\n",
+     ["a1c1", "f5d3"]),
+    # the capture victim first, then White's recapture victim first
+    ("lift a1\nplace b1\nsleep 275\nlift b1\nlift f5\nplace b1\nsleep 300\nlift b1\nlift b2\nplace b1\n",
+     ["a1b1", "f5b1", "b2b1"]),
+    # the mover's rook put back, then the bishop in the hand taking it victim first after all
+    ("lift a1\nplace b1\nsleep 275\nlift b1\nlift f5\nplace b1\nsleep 500\nlift b1\nplace b1\n"
+     "sleep 1010\nlift e2\nplace d3\n", ["a1b1", "f5b1", "e2d3"]),
+], ids=["bishop-first", "quiet-between", "rook-going-on", "recapture", "put-back-then-taken"])
+def test_the_piece_just_moved_handled_again_in_other_orders(fen: str, hands: str, moves: list[str]) -> None:
+    assert replay_from(fen, hands) == moves
+
+
+def test_on_an_identity_board_the_man_put_back_is_read() -> None:
+    """An identity board reads which man is put on b1: the bishop (the capture) or the rook."""
+    taken = ("lift a1\nplace b1 R\nsleep 275\nlift b1\nlift f5\nplace b1 b\nsleep 1010\n"
+             "lift e2\nplace d3 B\n")
+    assert replay_from(VICTIM_FIRST_FENS[0], taken, identity=True) == ["a1b1", "f5b1", "e2d3"]
+    put_back = "lift a1\nplace b1 R\nsleep 275\nlift b1\nlift f5\nplace b1 R\nsleep 1010\nplace d3 b\n"
+    assert replay_from(VICTIM_FIRST_FENS[0], put_back, identity=True) == ["a1b1", "f5d3"]
 
 
 def test_generated_promotion_and_drop_scripts_answer_the_questions() -> None:
