@@ -23,7 +23,8 @@ the events (a piece arrives after it left):
    undoing;
 5. overlapping hands: the next player has completed a move on top of the latest reading (that
    reading was the move), or the board is one complete legal move plus pieces the next player
-   holds (the move is read with them);
+   holds (the move is read with them); both, on a cell of the reading handled again: the move,
+   and the next event decides the rest (``either_hand``);
 6. nothing fits: once still for ``settle_ms`` (``guide_ms`` while a hand holds a piece some
    legal move would put down), try a move and quick replies together (merged events, moves
    made while the board was unplugged); failing those, the one legal move the board shows if
