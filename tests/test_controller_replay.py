@@ -152,6 +152,24 @@ def test_the_piece_just_moved_taken_victim_first_while_it_could_go_on(fen: str, 
     assert replay_from(fen, script) == ["a1b1", "f5b1", "e2d3", "c7e5"]
 
 
+def test_the_capture_on_the_cell_handled_by_either_player_waits_for_the_next_event() -> None:
+    """Both readings stand until an event decides: a1b1 is final at once (both readings agree
+    on it), the capture f5xb1 is only shown (provisional) through a long quiet under
+    ``hesitate_ms``, and final at the quiet's end, never before."""
+    replayer = Replayer(engine.parse_fen(CHESS, VICTIM_FIRST_FENS[0]))
+    hesitate = replayer.core.timing.hesitate_ms
+    for command in parse_script("lift a1\nplace b1\nsleep 275\nlift b1\nlift f5\nplace b1\n", CHESS):
+        replayer.feed(command)
+    placed = replayer.t
+    replayer.advance(placed + 100)
+    assert replayer.texts() == ["a1b1"]
+    replayer.advance(placed + hesitate - 10)
+    assert replayer.texts() == ["a1b1"]
+    assert replayer.core.status.provisional == ("f5b1",)
+    replayer.advance(placed + hesitate + 10)
+    assert replayer.texts() == ["a1b1", "f5b1"]
+
+
 @pytest.mark.parametrize("fen", VICTIM_FIRST_FENS, ids=["castling", "no-castling"])
 def test_the_piece_just_moved_put_back_while_the_next_player_holds_a_man(fen: str) -> None:
     """The mirror of the case above, the same events up to the bishop: White lifts the rook
