@@ -9,7 +9,7 @@ reading becomes final"). No variant is special: everything comes from the legal 
 
 from __future__ import annotations
 
-from .core_types import Game
+from .core_types import Game, Pending, PendingKind
 from .hand_reading import Replies, handled_again, overlapping_hands, reply_on_top
 from .readings import Readings
 from .signatures import MoveIndex, Shape, Sig
@@ -42,3 +42,15 @@ def needs_either(hands: Readings, shape: Shape) -> frozenset[int]:
     reading needs handled. Such a reading is one of two; the other is the next player's man
     still in the hand, with the cell merely put back by the player before."""
     return shape.hidden & frozenset(hands.either)
+
+
+def kept_through(hands: Readings, pending: Pending, shape: Shape) -> frozenset[int]:
+    """The cells ``pending`` keeps as either player's while it waits for the rest of the board's
+    report (the reading ``shape`` taken as the move by ``put_back_or_taken``; a board that scans
+    its squares in turn holds it a scan), when the event since is a man lifted elsewhere: the
+    next player's reply begun, which changes neither reading."""
+    if (hands.placed or hands.latest in shape.cells or pending.kind != PendingKind.MOVE
+            or pending.shapes != (shape,)):
+        return frozenset()
+    kept: frozenset[int] = pending.extra.get("either_kept", frozenset())
+    return kept

@@ -164,11 +164,11 @@ class Referee(Touches):
         undone: list[Move] = []
         p = self._pending
         if (self._prompt is None and p.kind == PendingKind.MOVE and len(p.shapes) == 1 and ev.cell not in p.cells
-                and ev.down and p.extra.get("either")):
+                and ev.down and p.extra.get("needs_either")):
             # A man put down, while the reading needs a cell the player before may have handled
             # (``controller.either_hand``): no hand was free to bring it but the one holding the
             # man this reading says has landed. That cell was the player before's.
-            self._hands.touched -= p.extra["either"]
+            self._hands.touched -= p.extra["needs_either"]
             self._hands.either.clear()
         elif (self._prompt is None and p.kind == PendingKind.MOVE and len(p.shapes) == 1 and ev.cell not in p.cells
                 and self._ends_move(ev)):
@@ -333,7 +333,7 @@ class Referee(Touches):
         touched = frozenset(self._hands.touched)
         p = self._pending
         # The move's own cells handled again, maybe by the next player (``either_hand``).
-        either = p.extra.get("either", frozenset()) if p.kind == PendingKind.MOVE and p.shapes[0].move is move else ()
+        either = p.extra.get("either_kept", ()) if p.kind == PendingKind.MOVE and p.shapes[0].move is move else ()
         self._stray = touched - prev_codes.keys() - keep
         swap = "" if self.identity else swap_text(self.variant, move)
         self._swap_cells = set() if self.identity else {c for c, _old, _new in swaps(self.variant, move)}

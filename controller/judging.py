@@ -46,7 +46,7 @@ from .core_types import (
     Status,
     StatusKind,
 )
-from .either_hand import needs_either, put_back_or_taken
+from .either_hand import kept_through, needs_either, put_back_or_taken
 from .hand_reading import (
     crossed_cells,
     half_made,
@@ -194,6 +194,7 @@ class Judging:
                     self._take_reply(sig, reading[0], reading[1])
                     return
         either = (put_back_or_taken(hands, game, index, replies, reading[0], reading[1], sig)
+                  or kept_through(hands, self._pending, reading[0])
                   if peeled is None and reading is not None else frozenset())
         if reading is not None and either:
             # The reading's piece lifted and a man put back on its cell while the next player's
@@ -263,7 +264,7 @@ class Judging:
         if guard is not None:
             deadline = max(deadline, guard)
         self._pending = Pending(PendingKind.MOVE, sig, (shape,), shape.cells, deadline=deadline,
-                                 extra={"since": since, "rest": frozenset(), "reply": True, "either": either})
+                                 extra={"since": since, "rest": frozenset(), "reply": True, "either_kept": either})
         text = self.position.move_text(shape.move)
         side = side_name(self.variant, self.position.side)
         self._status = Status(StatusKind.MOVING, f"{side} moving: {text} (provisional)",
@@ -390,7 +391,7 @@ class Judging:
             self._pending = Pending(PendingKind.MOVE, sig, (shape,), involved, deadline=deadline,
                                      extra={"since": since if since is not None else self._hands.last_t,
                                             "rest": rest, "short": short, "extendable": bool(drag or ext),
-                                            "either": either})
+                                            "needs_either": either})
             self._reading = (shape, self._pending.extra["since"], drag | ext, ext)
             text = self.position.move_text(move)
             self._status = Status(StatusKind.MOVING, f"{to_move} moving: {text} (provisional)", cells=cells,

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import engine
 from controller.cli import main
 from controller.event_scripts import OPERA_GAME, Style, random_game, script_for_moves
+from controller.inference import Timing
 from controller.replay import Replayer
 from firmware_bridge.script import parse_script
 from firmware_bridge.simboard import SimBoard
@@ -201,6 +202,23 @@ def test_the_piece_just_moved_put_back_while_the_next_player_holds_a_man(fen: st
 ], ids=["bishop-first", "quiet-between", "rook-going-on", "recapture", "put-back-then-taken"])
 def test_the_piece_just_moved_handled_again_in_other_orders(fen: str, hands: str, moves: list[str]) -> None:
     assert replay_from(fen, hands) == moves
+
+
+@pytest.mark.parametrize(("hands", "moves"), [
+    ("lift a1\nplace b1\nsleep 275\nlift b1\nlift f5\nplace b1\nsleep 1010\nlift e2\nplace d3\n",
+     ["a1b1", "f5b1", "e2d3"]),
+    # White's hand starts within the scan that held a1b1 for the rook going on
+    ("lift a1\nplace b1\nsleep 275\nlift b1\nlift f5\nplace b1\nlift e2\nsleep 150\nplace d3\n",
+     ["a1b1", "f5b1", "e2d3"]),
+    ("lift a1\nplace b1\nsleep 275\nlift b1\nlift f5\nplace b1\nsleep 1010\nplace d3\n",
+     ["a1b1", "f5d3"]),
+], ids=["taken", "taken-reply-within-a-scan", "put-back"])
+def test_the_piece_just_moved_handled_again_on_a_board_that_scans_in_turn(hands: str, moves: list[str]) -> None:
+    """The same on an occupancy board that scans its squares in turn (41 ms, a Millennium
+    board's scan): a reading that could go on is held a scan for its piece's going on, and a
+    man lifted meanwhile keeps the cell either player's."""
+    replayer = Replayer(engine.parse_fen(CHESS, VICTIM_FIRST_FENS[0]), timing=Timing(scan_ms=41))
+    assert replayer.run(parse_script(hands, CHESS)) == moves
 
 
 def test_on_an_identity_board_the_man_put_back_is_read() -> None:
