@@ -197,9 +197,8 @@ class Judging:
                   or kept_through(hands, self._pending, reading[0])
                   if peeled is None and reading is not None else frozenset())
         if reading is not None and either:
-            # The reading's piece lifted and a man put back on its cell while the next player's
-            # hand is on a man: the mover's piece put back, or the next player's capture there,
-            # victim first. The reading is the move either way; the next event decides the rest.
+            # The mover's piece put back, or the next player's capture there, victim first
+            # (``either_hand``): the reading is the move either way; the next event decides.
             self._take_reply(sig, reading[0], reading[1], either=either)
             return
         if (peeled is None and reading is not None and hands.placed and hands.latest not in reading[3]
@@ -357,9 +356,8 @@ class Judging:
                 deadline = max(deadline, self._hands.last_t + t.hesitate_ms + t.scan_ms)
             either = needs_either(self._hands, shape) if not rest else frozenset()
             if either:
-                # One of two readings (``controller.either_hand``): final at the clock, a man
-                # lifted elsewhere or the quiet; a piece put down is rather the other reading's man
-                # landing (``Referee.event``).
+                # One of two readings (``either_hand``): final at the clock, a man lifted elsewhere
+                # or the quiet; a man put down is the other reading's landing (``Referee.event``).
                 deadline = max(deadline, self._hands.last_t + t.hesitate_ms + t.scan_ms)
             prev = self._pending
             # When the board first showed this move: what is handled later is the next player's
