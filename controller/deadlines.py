@@ -11,7 +11,7 @@ from engine import Move
 
 from .core_types import MAX_CHOICES, RESYNC_PLIES, Fix, Pending, PendingKind, Prompt, Status, StatusKind
 from .hand_reading import half_made, placed_early, unseen_done
-from .hand_rules import takes_only
+from .hand_rules import taken_off_unlifted, takes_only
 from .judging import Judging
 from .messages import side_name
 from .prompts import choice_prompt, removal_prompt, takeback_prompt
@@ -148,6 +148,8 @@ class Deadlines(Judging):
         if seqs is None:
             seqs = explain(self.position, hands.observed, diff_cells, hands.touched, self.identity,
                            strict=True, max_plies=plies)
+            if not self._resync and not game.timing.scans_in_turn():
+                seqs = [seq for seq in seqs if not taken_off_unlifted(hands.lifted_t, self.position, seq)]
             if not seqs and not self._resync and game.timing.scans_in_turn() and self.identity:
                 # A board that scans its squares in turn never reports a piece that stood on a
                 # square for less than a scan (a knight put down and taken on at once): on an

@@ -4,7 +4,9 @@ which cells a slider crosses."""
 
 from __future__ import annotations
 
-from engine import Move, Variant
+from collections.abc import Mapping, Sequence
+
+from engine import Move, Position, Variant
 
 
 def hesitant(extendable: bool, rest: frozenset[int], extension: frozenset[int]) -> bool:
@@ -39,3 +41,19 @@ def between(variant: Variant, a: int, b: int) -> list[int]:
 def takes_only(move: Move) -> bool:
     """The move only takes pieces off the board: on the sensors it is pieces in the hand."""
     return bool(move.changes) and not any(after for _c, _b, after in move.changes)
+
+
+def taken_off_unlifted(lifted: Mapping[int, int], position: Position, seq: Sequence[Move]) -> bool:
+    """Whether moves worked out together (``signatures.explain``) take a man off a cell that was
+    empty in ``position`` and has not been lifted since (``lifted``: ``Readings.lifted_t``): a
+    man one move of ``seq`` put there that a later one moves on or takes. No hand takes a man
+    off a cell without the sensor seeing it empty (seen: f4-g3, d6xg3, f3xg3 read for Qf3-g3
+    with Black's hand on the bishops of f4 and d6, g3 never lifted). Only for a board that
+    reports every change as it happens: one that scans its squares in turn misses a man that
+    stood under a scan."""
+    board = position.board
+    for move in seq:
+        handled = {c for s, d in move.relocations if s != d for c in (s, d)}
+        if any(b and b != a and not board[c] and c in handled and c not in lifted for c, b, a in move.changes):
+            return True
+    return False

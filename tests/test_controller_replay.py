@@ -237,3 +237,15 @@ def test_generated_promotion_and_drop_scripts_answer_the_questions() -> None:
     lines = script_for_moves(v, ["T@g7", "K@a1"])  # white's treasurer, black's king
     assert [line for line in lines if line.startswith(("place", "choose"))] == [
         "place g7", "choose T", "place a1", "choose K"]
+
+
+def test_a_man_is_never_read_taken_off_a_cell_no_hand_emptied() -> None:
+    """Seed 1008 of the stress run, ply 30: White lifts the queen from f3, Black's hand takes
+    the bishop on f4 (victim first) before the queen lands on g3, then lifts its own bishop from
+    d6 and puts it on f4; White takes back on f4. With the queen down and Black's two men in the
+    hand, the board also reads as three whole moves, f4-g3, d6xg3, f3xg3, each taking the last
+    one's man off g3: but g3 was never lifted. (That reading was made final: three wrong moves.)"""
+    fen = "rn3rk1/pp3ppp/2pb2q1/3p4/3PbB2/1BP2Q2/P1P2PPP/R3NRK1 w - - 7 16"
+    script = ("lift f3\nsleep 40\nlift f4\nplace g3\nsleep 40\nlift d6\nsleep 120\nplace f4\n"
+              "sleep 400\nlift g3\nsleep 50\nlift f4\nsleep 250\nplace f4\n")
+    assert replay_from(fen, script) == ["f3g3", "d6f4", "g3f4"]
