@@ -19,7 +19,7 @@ from itertools import combinations
 from engine import Move, Position, Variant
 
 from .core_types import Back, Fix, Game
-from .hand_rules import between, takes_only
+from .hand_rules import between, lifted_with_no_move, takes_only
 from .readings import Readings
 from .signatures import MoveIndex, Shape, Sig, seen
 
@@ -307,6 +307,9 @@ def overlapping_hands(hands: Readings, game: Game, index: MoveIndex,
     if len(found) != 1:
         return None
     rest, shapes = found[0]
+    if (not game.identity and not game.timing.scans_in_turn()
+            and lifted_with_no_move(hands, game.position, shapes[0].move, rest)):
+        return None
     touched = hands.touched - rest
     own = [hands.cell_t.get(c, 0) for c in shapes[0].cells]
     done = max(own) if own else 0

@@ -1,12 +1,14 @@
-"""Pure rules about what hands do on a board, from the engine's moves alone (no variant is
-special): whether a reading waits for a hesitating hand, what a move looks like in the hand,
-which cells a slider crosses."""
+"""Pure rules about what hands do on a board, from the engine's moves and the readings (no
+variant is special): whether a reading waits for a hesitating hand, what a move looks like in
+the hand, which cells a slider crosses, and which readings no hands could have made."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
 from engine import Move, Position, Variant
+
+from .readings import Readings
 
 
 def hesitant(extendable: bool, rest: frozenset[int], extension: frozenset[int]) -> bool:
@@ -57,3 +59,22 @@ def taken_off_unlifted(lifted: Mapping[int, int], position: Position, seq: Seque
         if any(b and b != a and not board[c] and c in handled and c not in lifted for c, b, a in move.changes):
             return True
     return False
+
+
+def lifted_with_no_move(hands: Readings, position: Position, move: Move, rest: frozenset[int]) -> bool:
+    """Whether a man of the next player's among ``rest`` (men lifted beside the reading
+    ``move``), lifted before ``move``'s piece landed, has no move once ``move`` is made: the
+    hand reached for it to move it, and the reading took its way, so the reading is not what
+    the board shows (seen: c1-g5, Black's hand on h7, White's on the bishop again, a man down
+    on h6: read c1-h6 with the pawn of h7, blocked, in Black's hand; it was h7-h6, the bishop on
+    its way to h4). A man lifted after the landing may be merely touched (it could not move
+    before either)."""
+    board, side_of = position.board, position.variant.side_of
+    landed = max((hands.cell_t.get(d, -1) for s, d in move.relocations if s != d), default=-1)
+    theirs = {c for c in rest if board[c] and side_of(board[c]) != position.side
+              and hands.lifted_t.get(c, landed) < landed}
+    if not theirs:
+        return False
+    with position.after(move):
+        moved = {c for m in position.legal_moves() for c, b, _a in m.changes if b}
+    return not theirs <= moved

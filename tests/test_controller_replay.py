@@ -249,3 +249,14 @@ def test_a_man_is_never_read_taken_off_a_cell_no_hand_emptied() -> None:
     script = ("lift f3\nsleep 40\nlift f4\nplace g3\nsleep 40\nlift d6\nsleep 120\nplace f4\n"
               "sleep 400\nlift g3\nsleep 50\nlift f4\nsleep 250\nplace f4\n")
     assert replay_from(fen, script) == ["f3g3", "d6f4", "g3f4"]
+
+
+def test_a_reading_with_a_lifted_man_that_could_not_move_is_no_reading() -> None:
+    """Seed 2011 of the stress run, ply 20: White's bishop c1-g5 (it could go on to h6), Black's
+    hand on h7, White's hand on the bishop again before Black's pawn lands on h6, then the
+    bishop down on h4. With the pawn of h7 in the hand the board read as c1-h6; but after
+    c1-h6 that pawn has no move, so no hand would hold it: the man on h6 is that pawn, and the
+    bishop put down on h4 reads the three moves. (c1h6 was made final: a wrong move.)"""
+    fen = "r1bq1rk1/ppp2ppp/1bnp1n2/8/2BPP3/2N2N1P/P4PP1/R1BQ1RK1 w - - 3 11"
+    script = "lift c1\nsleep 280\nplace g5\nlift h7\nsleep 120\nlift g5\nsleep 30\nplace h6\nsleep 20\nplace h4\n"
+    assert replay_from(fen, script) == ["c1g5", "h7h6", "g5h4"]
