@@ -330,7 +330,7 @@ def overlapping_hands(hands: Readings, game: Game, index: MoveIndex,
                 # event no extension explains or ``hesitate_ms`` of quiet; if the next player
                 # completes a move on top of it, it was the move (``reply_on_top``; on an
                 # occupancy board a piece put down further along the line once the mover's
-                # piece has left its cell is rather that slide going on: ``slid_on``).
+                # piece has left its cell is rather that slide going on: ``hand_rules.slid_on_further``).
                 return rest, shapes
             return None
         # A piece the mover's piece could take, lifted before the mover's piece left: the
@@ -341,14 +341,6 @@ def overlapping_hands(hands: Readings, game: Game, index: MoveIndex,
         if left and any(hands.cell_t.get(c, 0) < min(left) for c in rest & index.source_cells(s.move)):
             return None
     return rest, shapes
-
-
-def slid_on(hands: Readings, game: Game, shape: Shape) -> bool:
-    """On an occupancy board, whether the reading's piece has left the cell it went to: a
-    piece put down further along its line may then be that piece sliding on as much as the
-    next player's reply. (An identity board reads whose piece it is.)"""
-    observed = hands.observed
-    return not game.identity and any(not observed[d] for s, d in shape.move.relocations if s != d)
 
 
 def reply_reach(position: Position, move: Move) -> frozenset[int]:

@@ -78,3 +78,22 @@ def lifted_with_no_move(hands: Readings, position: Position, move: Move, rest: f
     with position.after(move):
         moved = {c for m in position.legal_moves() for c, b, _a in m.changes if b}
     return not theirs <= moved
+
+
+def slid_on_further(hands: Readings, identity: bool, move: Move, going_on: frozenset[int], since: int) -> bool:
+    """On an occupancy board, whether the piece of the reading ``move`` (shown since ``since``)
+    has left the cell it went to and a man was put down on a cell it could go on to
+    (``going_on``): by the latest event, or later than the piece left and standing there. The
+    piece slid on, and a man put down elsewhere later is no reply on top of the reading (seen:
+    c2-d3-e4 resting, then down on f5, the victim lifted first, then the next player's knight
+    down on e3). A man put back further on while the piece still stood (a pawn touched) is no
+    slide. (An identity board reads whose piece it is.)"""
+    if identity:
+        return False
+    left = [hands.cell_t.get(d, since) for s, d in move.relocations if s != d and not hands.observed[d]]
+    if not left:
+        return False
+    if hands.placed and hands.latest in going_on:
+        return True
+    after = max(since, min(left))
+    return any(hands.observed[c] and hands.cell_t.get(c, after) > after for c in going_on)

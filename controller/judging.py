@@ -58,11 +58,10 @@ from .hand_reading import (
     resting_on_the_way,
     same_result,
     silent_then_reply,
-    slid_on,
     takeback_match,
     victims_left,
 )
-from .hand_rules import hesitant, put_back, takes_only
+from .hand_rules import hesitant, put_back, slid_on_further, takes_only
 from .messages import side_name
 from .move_indexes import MoveIndexes
 from .prompts import idle_status
@@ -202,7 +201,7 @@ class Judging:
             self._take_reply(sig, reading[0], reading[1], either=either)
             return
         if (peeled is None and reading is not None and hands.placed and hands.latest not in reading[3]
-                and not (hands.latest in reading[2] and slid_on(hands, game, reading[0]))
+                and not slid_on_further(hands, game.identity, reading[0].move, reading[2], reading[1])
                 and not rest_of_move_in_hand(hands, game.timing, reading[0], reading[3])
                 and reply_on_top(hands, game, replies, reading[0], reading[1])
                 and not resting_on_the_way(hands, game, index)):

@@ -260,3 +260,16 @@ def test_a_reading_with_a_lifted_man_that_could_not_move_is_no_reading() -> None
     fen = "r1bq1rk1/ppp2ppp/1bnp1n2/8/2BPP3/2N2N1P/P4PP1/R1BQ1RK1 w - - 3 11"
     script = "lift c1\nsleep 280\nplace g5\nlift h7\nsleep 120\nlift g5\nsleep 30\nplace h6\nsleep 20\nplace h4\n"
     assert replay_from(fen, script) == ["c1g5", "h7h6", "g5h4"]
+
+
+def test_a_slide_gone_on_to_its_victim_is_no_reply_on_top() -> None:
+    """Seed 3001 of the stress run, ply 66: White lifts the pawn of f5 (victim first) and the
+    bishop of c2, Black's hand takes the knight on e3 (victim first), the bishop rests on d3
+    and e4 and lands on f5, then Black's knight from c4 lands on e3. With the bishop lifted
+    from e4, c2-e4 and the knight's capture read the board too, e4 "lifted again"; but the
+    man put down on f5 since, further along the bishop's line, is that bishop gone on. (c2e4
+    was made final: a wrong move.)"""
+    fen = "8/1p6/p1p2k1B/5p2/2n5/P3N1K1/1PBr2PP/8 w - - 3 34"
+    script = ("lift f5\nsleep 20\nlift c2\nlift e3\nsleep 40\nplace d3\nsleep 130\nlift d3\nsleep 15\n"
+              "place e4\nsleep 125\nlift e4\nsleep 35\nplace f5\nlift c4\nsleep 275\nplace e3\n")
+    assert replay_from(fen, script) == ["c2f5", "c4e3"]
