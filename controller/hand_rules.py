@@ -62,22 +62,35 @@ def taken_off_unlifted(lifted: Mapping[int, int], position: Position, seq: Seque
 
 
 def lifted_with_no_move(hands: Readings, position: Position, move: Move, rest: frozenset[int]) -> bool:
-    """Whether a man of the next player's among ``rest`` (men lifted beside the reading
-    ``move``), lifted before ``move``'s piece landed, has no move once ``move`` is made: the
-    hand reached for it to move it, and the reading took its way, so the reading is not what
-    the board shows (seen: c1-g5, Black's hand on h7, White's on the bishop again, a man down
-    on h6: read c1-h6 with the pawn of h7, blocked, in Black's hand; it was h7-h6, the bishop on
-    its way to h4). A man lifted after the landing may be merely touched (it could not move
-    before either)."""
+    """Whether the reading ``move`` took the way of a man of the next player's lifted beside
+    it (``rest``) before its piece landed: that man could go to the cell the piece landed on
+    while the piece rested short of it (on a cell it crosses, as the board showed), and has no
+    move once ``move`` is made. The hand reached for it to move it there, so the reading is not
+    what the board shows (seen: c1-g5, Black's hand on h7, White's on the bishop again, a man
+    down on h6: read c1-h6 with the pawn of h7, blocked, in Black's hand; it was h7-h6, the
+    bishop on its way to h4). A man lifted after the landing may be merely touched, and so may
+    one that could not go there (a bishop touched as the queen took on f6 with check)."""
     board, side_of = position.board, position.variant.side_of
-    landed = max((hands.cell_t.get(d, -1) for s, d in move.relocations if s != d), default=-1)
+    slides = [(s, d) for s, d in move.relocations if s != d]
+    landed = max((hands.cell_t.get(d, -1) for _s, d in slides), default=-1)
     theirs = {c for c in rest if board[c] and side_of(board[c]) != position.side
               and hands.lifted_t.get(c, landed) < landed}
-    if not theirs:
+    if len(slides) != 1 or not theirs:
+        return False
+    (frm, to), = slides
+    rested = [x for x in between(position.variant, frm, to) if x in hands.cell_t]
+    if not rested:
+        return False
+    reached: set[int] = set()
+    for shorter in position.legal_moves():
+        if shorter.relocations == ((frm, rested[-1]),):
+            with position.after(shorter):
+                reached |= {a for m in position.legal_moves() for a, b in m.relocations if a in theirs and b == to}
+    if not reached:
         return False
     with position.after(move):
         moved = {c for m in position.legal_moves() for c, b, _a in m.changes if b}
-    return not theirs <= moved
+    return not reached <= moved
 
 
 def slid_on_further(hands: Readings, identity: bool, move: Move, going_on: frozenset[int], since: int) -> bool:

@@ -273,3 +273,14 @@ def test_a_slide_gone_on_to_its_victim_is_no_reply_on_top() -> None:
     script = ("lift f5\nsleep 20\nlift c2\nlift e3\nsleep 40\nplace d3\nsleep 130\nlift d3\nsleep 15\n"
               "place e4\nsleep 125\nlift e4\nsleep 35\nplace f5\nlift c4\nsleep 275\nplace e3\n")
     assert replay_from(fen, script) == ["c2f5", "c4e3"]
+
+
+def test_a_man_touched_as_the_move_lands_with_check_keeps_the_reading() -> None:
+    """Seed 7030 of the stress run, ply 48: Black touches the bishop on g4 as White's queen
+    rests on f5 on its way to take on f6, with check. After Qxf6+ that bishop has no move, but
+    it could not go to f6 before either: the hand merely touched it, and the reading stands
+    (the rule of the test above took it for a hand reaching to move it there)."""
+    fen = "7r/p3rpk1/5n2/3P3q/2B1NQbp/8/PPP5/5K1R w - - 0 25"
+    script = ("lift f4\nsleep 37\nlift g4\nplace f5\nsleep 40\nlift f6\nsleep 57\nlift f5\nsleep 22\nplace f6\n"
+              "sleep 27\nplace g4\nsleep 524\nlift g7\nsleep 232\nplace f8\n")
+    assert replay_from(fen, script) == ["f4f6", "g7f8"]
