@@ -7,6 +7,8 @@ on this."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from engine import Move
 
 from .core_types import MAX_CHOICES, RESYNC_PLIES, Fix, Pending, PendingKind, Prompt, Status, StatusKind
@@ -70,13 +72,15 @@ class Deadlines(Judging):
         hands = self._hands
         other = next_move_too(hands, self.position, self.identity, self._game.timing.scan_ms, reading, went_on,
                               started)
+        if not other and self._asked_both != reading:
+            return False
         # (Its moves in turn too: a move read last that began more than a scan before the one
         # before it was not made after it.)
         rest = [seq for seq in in_turn(hands, self._game.timing.scan_ms,
                                        with_the_rest(hands, self.position, self.identity, went_on))
                 if landed_in_turn(hands, seq)]
         if not other:
-            if self._asked_both != reading or rest:
+            if rest:
                 return False
             # Asked before, and the going on is no complete reading of the board yet (a move
             # under way), while the other reading, one move longer, may come in reach again:
@@ -92,22 +96,25 @@ class Deadlines(Judging):
         """Ask which was played when a move of ``seq`` (moves worked out together) but the last
         is a slide the board showed resting on its way, whose going on may as well be the
         mover's next move, made after the next move of ``seq`` began (``_ask_both``)."""
-        hands, pos = self._hands, self.position
-        other: list[tuple[Move, ...]] = []
-        with pos.after():
-            for i, move in enumerate(seq[:-1]):
-                for shown in stops_on_the_way(hands, pos, move):
-                    other = [seq[:i] + s for s in next_move_too(hands, pos, self.identity, self._game.timing.scan_ms,
-                                                                shown, move, began(hands, seq[i + 1]))]
-                    if other:
-                        break
-                if other:
-                    break
-                pos.push(move)
+        other = next((found for found in self._stopped_short(seq) if found), [])
         if not other:
             return False
-        self._ask(choice_prompt(pos, [seq, *other][:MAX_CHOICES], 0, force_which=True), sig)
+        self._ask(choice_prompt(self.position, [seq, *other][:MAX_CHOICES], 0, force_which=True), sig)
         return True
+
+    def _stopped_short(self, seq: tuple[Move, ...]) -> Iterator[list[tuple[Move, ...]]]:
+        """For each move of ``seq`` but the last, and each cell on its way the board showed its
+        piece resting on, the readings with the move stopped there and its going on made after
+        the next move of ``seq`` began (``two_readings.next_move_too``; empty when none fits).
+        (Lazily: the first that fits is asked about.)"""
+        hands, pos, scan_ms = self._hands, self.position, self._game.timing.scan_ms
+        for i, move in enumerate(seq[:-1]):
+            with pos.after(*seq[:i]):
+                shown = stops_on_the_way(hands, pos, move)
+            for stop in shown:
+                with pos.after(*seq[:i]):
+                    found = next_move_too(hands, pos, self.identity, scan_ms, stop, move, began(hands, seq[i + 1]))
+                yield [seq[:i] + s for s in found]
 
     def _resolve_unmatched(self, now: int, accepted: list[Move]) -> None:
         hands, game = self._hands, self._game
