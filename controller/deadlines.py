@@ -29,7 +29,15 @@ from .scan_guard import (
 )
 from .signatures import Sig, explain
 from .swaps import swap_text, swaps, unswapped
-from .two_readings import landed_in_turn, next_move_too, stops_on_the_way, taken_unseen, with_the_rest
+from .two_readings import (
+    landed_in_turn,
+    landing_unseen_until,
+    lifted_before_the_move,
+    next_move_too,
+    stops_on_the_way,
+    taken_unseen,
+    with_the_rest,
+)
 
 
 class Deadlines(Judging):
@@ -47,6 +55,14 @@ class Deadlines(Judging):
         p = self._pending
         if p.kind == PendingKind.MOVE:
             move = p.shapes[0].move
+            timing, rest = self._game.timing, p.extra.get("rest", frozenset())
+            if timing.scans_in_turn() and lifted_before_the_move(self._hands, self.position, timing.scan_ms,
+                                                                 move, rest):
+                # A man of the mover's was off its cell before the move began: the mover did
+                # more than this move, whatever the next player's hand did meanwhile.
+                self._pending = Pending(PendingKind.UNMATCHED, p.sig)
+                self._resolve_unmatched(now, accepted)
+                return
             # Cells handled since the board first showed the move, and pieces lifted by the
             # next player, stay handled: they belong to the next move.
             keep = frozenset(self._hands.since(p.extra["since"])) | p.extra["rest"]
@@ -190,6 +206,16 @@ class Deadlines(Judging):
                 # order the hands began them (on a board that scans its squares in turn, events
                 # more than a scan apart).
                 seqs = in_turn(hands, game.timing.scan_ms, seqs) or seqs
+        if not self._resync and game.timing.scans_in_turn() and not p.extra.get("landing"):
+            # A man read as taken where the board never showed it may as well be in the hand on
+            # its way elsewhere: its landing is reported within a scan of the taker's, if at all.
+            until = max((u for seq in seqs if (u := landing_unseen_until(hands, self.position, self.identity,
+                                                                          game.timing.scan_ms, seq)) is not None),
+                        default=None)
+            if until is not None and now < until:
+                self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=until,
+                                        extra={**p.extra, "landing": True, "seqs": seqs})
+                return
         # Live, a board also half-way through one legal move (a line pushed front first, slowly)
         # or sequences ending in a removal (pieces in the hand) are asked about, not accepted.
         in_hand = (not self._resync and bool(seqs) and half_made(hands, game, index)

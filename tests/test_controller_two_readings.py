@@ -8,8 +8,10 @@ the times the referee got them."""
 
 from __future__ import annotations
 
-from controller.core_types import PromptKind, StatusKind, Timing
-from tests.core_scripts import play_timed, texts
+import engine
+from controller.core_types import SCAN_MARGIN_MS, Event, PromptKind, StatusKind, Timing
+from controller.inference import Referee
+from tests.core_scripts import CHESS, play_timed, texts
 
 SCAN = Timing(scan_ms=222)
 
@@ -144,3 +146,54 @@ def test_the_asked_readings_stand_while_the_next_player_plays_on() -> None:
     more = [(40123, "c8", False, ""), (40128, "d8", True, "r"), (40622, "d6", True, "R"), (40649, "d5", False, "")]
     core = play_timed(events + more, fen, timing=SCAN)
     assert texts(core) == []
+
+
+def test_a_man_taken_where_never_shown_may_be_on_its_way_elsewhere() -> None:
+    # g2-g3 and Black's bishop e6-h3, resting on g4 (seed 3009, phase 0.902): the pawn's landing
+    # on g3 was missed by the visit (put down, straightened, put down) and reported 27 ms after
+    # the bishop on g4. g2g4 e6xg4 fits the board before it (a pawn under a scan on g4), and so
+    # does the pawn still in the hand on its way to g3, with the bishop resting on g4: the
+    # pawn landed before Black's bishop was put down, so its landing comes within a scan.
+    fen = "2kr3r/1pp2ppp/1b2bqn1/pP2p3/P3P3/B1PB4/3NQPPP/R4RK1 w - - 3 16"
+    events = [(29209, "g2", False, ""), (29312, "e6", False, ""), (29594, "g4", True, "b"), (29608, "c3", False, ""),
+              (29621, "g3", True, "P"), (29814, "g4", False, ""), (29845, "h3", True, "b")]
+    assert texts(play_timed(events, fen, timing=SCAN)) == ["g2g3", "e6h3"]
+
+
+def test_a_knight_taken_where_never_shown_may_be_on_its_way_elsewhere() -> None:
+    # Nf6-g4 and White's rook d4-d8 resting on d5 (seed 5006, phase 0.451): f6d5 d4xd5 fits the
+    # board until the knight's landing on g4 is reported, 10 ms after d4's lift.
+    fen = "5r1k/1p4pp/p4n2/5q2/1P1Rp3/P6P/2r3p1/B2RK1Q1 b - - 3 31"
+    events = [(44616, "f6", False, ""), (44637, "d5", True, "R"), (44664, "d4", False, ""), (44674, "g4", True, "n"),
+              (44802, "d7", True, "R"), (44857, "d5", False, ""), (45654, "d8", True, "R"), (45682, "d7", False, "")]
+    assert texts(play_timed(events, fen, timing=SCAN)) == ["f6g4", "d4d8"]
+
+
+def test_a_man_taken_unseen_is_read_once_its_landing_is_overdue() -> None:
+    # The same board with the knight's landing never reported: it was taken on d5 after all.
+    # Held one scan (and the margin) after the rook's report on d5, then read as before.
+    fen = "5r1k/1p4pp/p4n2/5q2/1P1Rp3/P6P/2r3p1/B2RK1Q1 b - - 3 31"
+    core = Referee(engine.parse_fen(CHESS, fen), identity=True, timing=SCAN)
+    for t, name, down in ((44616, "f6", False), (44637, "d5", True), (44664, "d4", False)):
+        core.event(Event(CHESS.geometry.index(name), down, t, CHESS.parse_symbol("R") if down else 0))
+    while (d := core.deadline) is not None and d < 44637 + SCAN.scan_ms + SCAN_MARGIN_MS:
+        core.tick(d)
+    assert texts(core) == []
+    assert core.deadline == 44637 + SCAN.scan_ms + SCAN_MARGIN_MS
+    core.tick(core.deadline)
+    assert texts(core) == ["f6d5"]
+    assert core.status.provisional == ("d4d5",)  # (a rook that may go on)
+
+
+def test_a_man_of_the_movers_off_before_the_move_began_is_no_reply_hand() -> None:
+    # e4xd5 (the victim lifted first) and e6xd5 at once (seed 5005, phase 0.950): White's pawn
+    # never reported on d5. Then White's bishop c4-b5 and Black's hand on a7: c4b5 with e4, e6
+    # and a7 in Black's hand fits that board, but White's pawn left e4 1.3 s before the
+    # bishop's move began, and the next player does not take hold of the mover's man before
+    # the move it answers has begun: White did more than c4b5. Nothing is read.
+    fen = "r1bqkb1r/pp2nppp/2n1p3/2pp4/2B1PP2/2N2N2/PPPP2PP/R1BQK2R w KQkq - 0 6"
+    events = [(8886, "d5", False, ""), (8917, "e4", False, ""), (9082, "e6", False, ""), (9326, "d5", True, "p"),
+              (10231, "c4", False, ""), (10420, "b5", True, "B"), (10581, "a7", False, "")]
+    core = play_timed(events, fen, timing=SCAN)
+    assert texts(core) == []
+    assert core.status.kind == StatusKind.FIX
