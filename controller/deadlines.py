@@ -34,6 +34,7 @@ from .two_readings import (
     landing_unseen_until,
     lifted_before_the_move,
     next_move_too,
+    resting_in_fewer,
     stops_on_the_way,
     taken_unseen,
     with_the_rest,
@@ -179,6 +180,10 @@ class Deadlines(Judging):
                 seqs = [seq for seq in explain(self.position, hands.observed, diff_cells, hands.touched,
                                                self.identity, strict=False, max_plies=plies)
                         if brief_stands_only(hands, seq)]
+                if seqs and resting_in_fewer(hands, self.position, self.identity, min(map(len, seqs))):
+                    # A man put down may as well rest on its way, in fewer moves: where it
+                    # lands decides (``two_readings.resting_in_fewer``).
+                    held_back, seqs = seqs, []
             if reading is not None and held is not None:
                 # The board showed the reading before the next player started: the mover's move
                 # is the reading or goes on from it; a piece taken elsewhere meanwhile is the

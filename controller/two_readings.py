@@ -242,3 +242,26 @@ def lifted_before_the_move(hands: Readings, position: Position, scan_ms: int, mo
     start = min(lifted, default=began(hands, move))
     return any(board[c] and variant.side_of(board[c]) == position.side
                and hands.first_since(c, -1) < start - scan_ms for c in rest)
+
+
+def resting_in_fewer(hands: Readings, position: Position, identity: bool, plies: int) -> bool:
+    """Whether the board reads in fewer than ``plies`` moves with a man put down on a square
+    empty in the game taken as still on its way, resting there: with that man back on the
+    square it left, the board is one legal move, after which a legal move of that man crosses
+    the square it rests on (seed 5017: d1a4 d8d7 a4b3, the queen never shown on a4, for Qd1-b3
+    check and Black's queen resting on d7 on its way to block on d5; d8d7 alone is illegal)."""
+    if plies < 2:
+        return False
+    expected, observed = hands.expected, hands.observed
+    for rest in (c for c, v in hands.diff.items() if v and not expected[c]):
+        for left in (c for c, v in hands.diff.items() if not v and expected[c] == observed[rest]):
+            board = list(observed)
+            board[rest], board[left] = expected[rest], expected[left]
+            diff = {c for c, v in enumerate(board) if v != expected[c]}
+            sig = frozenset((c, board[c]) for c in diff)
+            for shape in MoveIndex(position, identity).match(sig, hands.touched) if diff else []:
+                with position.after(shape.move):
+                    if any(m.relocations[0][0] == left and rest in between(position.variant, left, m.relocations[0][1])
+                           for m in position.legal_moves() if len(m.relocations) == 1):
+                        return True
+    return False

@@ -197,3 +197,24 @@ def test_a_man_of_the_movers_off_before_the_move_began_is_no_reply_hand() -> Non
     core = play_timed(events, fen, timing=SCAN)
     assert texts(core) == []
     assert core.status.kind == StatusKind.FIX
+
+
+def test_a_man_resting_on_its_way_is_read_before_a_man_standing_unseen() -> None:
+    # Qd1-b3 (check) and Black's queen d8-d5 to block, resting 1.3 s on d7 and on d6 (seed 5017,
+    # phase 0.534). d1b3 d8d7 is illegal (Black in check), so d1a4 d8d7 a4b3 was read: White's
+    # queen on a4 never shown. The board reads in fewer moves with Black's queen resting on d7
+    # on its way (d8d5 crosses it): where it lands decides.
+    fen = "r2q1rk1/p1p3pp/1bp2p2/4P3/3Pp1b1/4BN2/PP3PPP/R2Q1RK1 w - - 0 14"
+    events = [(22105, "d1", False, ""), (22353, "d8", False, ""), (22380, "d7", True, "q"), (22483, "b3", True, "Q"),
+              (23700, "d7", False, ""), (23948, "d6", True, "q"), (24608, "d6", False, ""), (24635, "d5", True, "q")]
+    # (In the game d3 and c2 had been handled long before, so the moves begun in turn left only
+    # d1a4; here all three are: asked before.)
+    core = Referee(engine.parse_fen(CHESS, fen), identity=True, timing=SCAN)
+    for t, name, down, piece in events[:4]:
+        while (d := core.deadline) is not None and d <= t:
+            core.tick(d)
+        core.event(Event(CHESS.geometry.index(name), down, t, CHESS.parse_symbol(piece) if piece else 0))
+    while (d := core.deadline) is not None and d < events[4][0]:
+        core.tick(d)
+    assert texts(core) == [] and core.status.kind == StatusKind.MOVING  # (until the queen goes on)
+    assert texts(play_timed(events, fen, timing=SCAN)) == ["d1b3", "d8d5"]
