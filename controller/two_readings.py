@@ -42,7 +42,7 @@ def taken_unseen(hands: Readings, position: Position, identity: bool, seq: tuple
     reported (so never showed the man there) and a later move of ``seq`` takes it there, while
     the board reads as well, in fewer moves, with that man back on its first cell (in a hand,
     or lifted as a victim to be)."""
-    firsts = {s for s, _d in _put_and_taken_unseen(hands, position, seq, lifted_before=False)}
+    firsts = {s for s, _d in _put_and_taken_unseen(hands, position, seq, loose=False)}
     return any(_read_without(hands, position, identity, s, len(seq) - 1) for s in firsts)
 
 
@@ -58,27 +58,30 @@ def landing_unseen_until(hands: Readings, position: Position, identity: bool, sc
     taker's piece was put down, and the board reports its landing within a scan of that: one
     scan (and ``SCAN_MARGIN_MS``) after the taker's report. None when no such reading fits."""
     until = [hands.cell_t[d] + scan_ms + SCAN_MARGIN_MS
-             for s, d in _put_and_taken_unseen(hands, position, seq, lifted_before=True)
+             for s, d in _put_and_taken_unseen(hands, position, seq, loose=True)
              if d in hands.cell_t and _landing_unseen(hands, position, identity, s, seq)]
     return max(until, default=None)
 
 
 def _put_and_taken_unseen(hands: Readings, position: Position, seq: tuple[Move, ...],
-                          lifted_before: bool) -> set[tuple[int, int]]:
-    """The (first cell, cell) of each man ``seq`` puts on a cell empty in the game, where the
-    board never showed it (reported no lift there: ``lifted_before``, none since the man
-    left its cell; a lift before that, a man resting there on its way in an earlier move, says
-    nothing), and a later move of ``seq`` takes it there."""
+                          loose: bool) -> set[tuple[int, int]]:
+    """The (first cell, cell) of each man ``seq`` puts on an empty cell where the board never
+    showed it, and a later move of ``seq`` takes it there. Strict: a cell empty in the game
+    whose lift was never reported. ``loose``: also a cell an earlier move of ``seq`` emptied,
+    and a lift reported there before the man left its cell (a man resting there on its way in
+    an earlier move, the man the earlier move took away) does not show it."""
     board0 = list(position.board)
     found: set[tuple[int, int]] = set()
     with position.after():
         for i, move in enumerate(seq):
             board = position.board
             for s, d in move.relocations:
-                shown = (hands.lifted_t.get(d, -1) >= hands.first_since(s, -1) if lifted_before
-                         else d in hands.lifted_t)
-                if (s != d and board0[s] and not board0[d] and not board[d] and not shown
-                        and not hands.observed[s] and _taken_later(seq[i + 1:], d)):
+                if loose:
+                    shown = hands.lifted_t.get(d, -1) >= hands.first_since(s, -1)
+                else:
+                    shown = bool(board0[d]) or d in hands.lifted_t
+                if (s != d and board0[s] and not board[d] and not shown and not hands.observed[s]
+                        and _taken_later(seq[i + 1:], d)):
                     found.add((s, d))
             position.push(move)
     return found

@@ -218,3 +218,17 @@ def test_a_man_resting_on_its_way_is_read_before_a_man_standing_unseen() -> None
         core.tick(d)
     assert texts(core) == [] and core.status.kind == StatusKind.MOVING  # (until the queen goes on)
     assert texts(play_timed(events, fen, timing=SCAN)) == ["d1b3", "d8d5"]
+
+
+def test_a_man_taken_unseen_where_the_mover_left_may_be_on_its_way_too() -> None:
+    # Rd1-c1, Bc2-d3 (shown on d3), Rc1-d1 back, Bd3-c4 in a flurry (seed 4019, phase 0.923):
+    # with the bishop lifted from d3, d1c1 c2d1 c1xd1 fits the board (the bishop under a scan on
+    # the square the rook had left), and so does the bishop in the hand on its way elsewhere.
+    # Its landing on c4 comes 134 ms after the rook's on d1; nothing reads the four moves
+    # together, so nothing wrong is read.
+    fen = "r4rk1/pp4pp/1bp5/3pP3/7N/2P2PBP/P1b3PK/R2R4 w - - 1 23"
+    events = [(33851, "d1", False, ""), (34287, "c1", True, "R"), (34480, "c2", False, ""), (34507, "c1", False, ""),
+              (34676, "d3", True, "b"), (34896, "d3", False, ""), (34951, "d1", True, "R"), (35085, "c4", True, "b")]
+    played = ["d1c1", "c2d3", "c1d1", "d3c4"]
+    got = texts(play_timed(events, fen, timing=SCAN))
+    assert got == played[:len(got)]
