@@ -2,7 +2,7 @@
 would report for the hand model's script, computed instead of run, fed to the referee core.
 
     ./dev bench dgt_offline [--games 3] [--seeds 0,1,2] [--scan 220] [--phases 4]
-        [--min-reply-ms MS] [--verbose SEED]
+        [--min-reply-ms MS] [--verbose SEED] [--jobs N] [--only SEEDS]
 
 A DGT board visits its squares in wire order (a8 = 0 ... h1 = 63), a full scan every
 ``--scan`` ms, and reports a square whose piece differs from what it last reported
@@ -23,6 +23,7 @@ flurry worked out together).
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -158,6 +159,10 @@ def play(moves: Sequence[str], seed: int, scan_ms: float, phase: float, hands_kw
     return game
 
 
+def _play(run: tuple[Sequence[str], int, float, float, dict]) -> Played:
+    return play(*run)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=3)
@@ -168,6 +173,9 @@ def main() -> None:
     parser.add_argument("--min-reply-ms", type=int, default=None,
                         help="the hand model's floor (default: the maker boards' bench's, bench/board_games.py)")
     parser.add_argument("--verbose", type=int, default=None, metavar="SEED", help="print one game's events")
+    parser.add_argument("--only", default="", metavar="SEEDS",
+                        help="only these games (seeds, comma-separated), at the phases the whole run gives them")
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
     parser.add_argument("--phase", type=float, default=None, help="with --verbose: the scan phase (0-1)")
     args = parser.parse_args()
     from bench.board_games import hands_for_boards
@@ -187,32 +195,34 @@ def main() -> None:
     together: list[bool] = []  # per move timed: made final with the move before
     slow: list[tuple[float, int, int, float]] = []
     rng = random.Random(0)
-    for offset in (int(x) for x in args.seeds.split(",")):
-        for n, moves in enumerate(games[:args.games]):
-            seed = n + 1000 * offset
-            for _ in range(args.phases):
-                phase = rng.random()
-                game = play(moves, seed, args.scan, phase, hands)
-                total += 1
-                ok += game.texts == list(moves)
-                wrong += game.wrong
-                misread += game.wrong > 0
-                if game.texts != list(moves):
-                    first = next((i for i, (a, b) in enumerate(zip(game.texts, moves, strict=False)) if a != b),
-                                 len(game.texts))
-                    print(f"  seed {seed} phase {phase:.3f}: {len(game.texts)}/{len(moves)}, wrong {game.wrong}, "
-                          f"ply {first + 1}: {game.texts[first:first + 2]} for {list(moves[first:first + 2])}")
-                pos = engine.start_position(engine.find_variant("chess"))
-                for ply, text in enumerate(game.texts):
-                    if text != moves[ply]:
-                        break
-                    move = pos.parse_move(text)
-                    if not extendable(pos, move, True) and ply in game.last_touch:
-                        touch.append(game.finals[ply] - game.last_touch[ply])
-                        report.append(game.finals[ply] - game.last_report.get(ply, game.last_touch[ply]))
-                        together.append(ply > 0 and game.finals[ply] - game.finals[ply - 1] < 1)
-                        slow.append((touch[-1], seed, ply + 1, phase))
-                    pos.push(move)
+    # (The phases are drawn in the games' order whatever ``--jobs``: the same games either way.)
+    runs = [(moves, n + 1000 * offset, args.scan, rng.random(), hands)
+            for offset in (int(x) for x in args.seeds.split(","))
+            for n, moves in enumerate(games[:args.games]) for _ in range(args.phases)]
+    if args.only:
+        runs = [run for run in runs if run[1] in {int(x) for x in args.only.split(",")}]
+    with multiprocessing.Pool(args.jobs) as pool:
+        for (moves, seed, _scan, phase, _hands), game in zip(runs, pool.imap(_play, runs), strict=True):
+            total += 1
+            ok += game.texts == list(moves)
+            wrong += game.wrong
+            misread += game.wrong > 0
+            if game.texts != list(moves):
+                first = next((i for i, (a, b) in enumerate(zip(game.texts, moves, strict=False)) if a != b),
+                             len(game.texts))
+                print(f"  seed {seed} phase {phase:.3f}: {len(game.texts)}/{len(moves)}, wrong {game.wrong}, "
+                      f"ply {first + 1}: {game.texts[first:first + 2]} for {list(moves[first:first + 2])}")
+            pos = engine.start_position(engine.find_variant("chess"))
+            for ply, text in enumerate(game.texts):
+                if text != moves[ply]:
+                    break
+                move = pos.parse_move(text)
+                if not extendable(pos, move, True) and ply in game.last_touch:
+                    touch.append(game.finals[ply] - game.last_touch[ply])
+                    report.append(game.finals[ply] - game.last_report.get(ply, game.last_touch[ply]))
+                    together.append(ply > 0 and game.finals[ply] - game.finals[ply - 1] < 1)
+                    slow.append((touch[-1], seed, ply + 1, phase))
+                pos.push(move)
     print(f"dgt offline, scan {args.scan:.0f} ms, hands {hands}: {ok}/{total} games move for move, "
           f"{misread} with a wrong final move, wrong final moves {wrong} (every ply after the first wrong one)")
     for name, xs in (("last touch -> final", touch), ("board's last report -> final (the core's share)", report)):

@@ -7,6 +7,8 @@ on this."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from engine import Move
 
 from .core_types import MAX_CHOICES, RESYNC_PLIES, Fix, Pending, PendingKind, Prompt, Status, StatusKind
@@ -27,7 +29,16 @@ from .scan_guard import (
 )
 from .signatures import Sig, explain
 from .swaps import swap_text, swaps, unswapped
-from .two_readings import landed_in_turn, next_move_too, stops_on_the_way, taken_unseen, with_the_rest
+from .two_readings import (
+    landed_in_turn,
+    landing_unseen_until,
+    lifted_before_the_move,
+    next_move_too,
+    resting_in_fewer,
+    stops_on_the_way,
+    taken_unseen,
+    with_the_rest,
+)
 
 
 class Deadlines(Judging):
@@ -45,6 +56,14 @@ class Deadlines(Judging):
         p = self._pending
         if p.kind == PendingKind.MOVE:
             move = p.shapes[0].move
+            timing, rest = self._game.timing, p.extra.get("rest", frozenset())
+            if timing.scans_in_turn() and lifted_before_the_move(self._hands, self.position, timing.scan_ms,
+                                                                 move, rest):
+                # A man of the mover's was off its cell before the move began: the mover did
+                # more than this move, whatever the next player's hand did meanwhile.
+                self._pending = Pending(PendingKind.UNMATCHED, p.sig)
+                self._resolve_unmatched(now, accepted)
+                return
             # Cells handled since the board first showed the move, and pieces lifted by the
             # next player, stay handled: they belong to the next move.
             keep = frozenset(self._hands.since(p.extra["since"])) | p.extra["rest"]
@@ -70,14 +89,20 @@ class Deadlines(Judging):
         hands = self._hands
         other = next_move_too(hands, self.position, self.identity, self._game.timing.scan_ms, reading, went_on,
                               started)
+        if not other and self._asked_both != reading:
+            return False
         # (Its moves in turn too: a move read last that began more than a scan before the one
         # before it was not made after it.)
         rest = [seq for seq in in_turn(hands, self._game.timing.scan_ms,
                                        with_the_rest(hands, self.position, self.identity, went_on))
                 if landed_in_turn(hands, seq)]
         if not other:
-            if self._asked_both != reading or rest:
-                return False
+            if rest:
+                # Asked before: the other reading may have gone out of the search's reach as
+                # the players played on (a slide's going on, the reply, and three more moves
+                # on top: seed 3019), not out of the board's. The players say which it was.
+                self._ask(choice_prompt(self.position, rest[:MAX_CHOICES], 0, force_which=True), sig)
+                return True
             # Asked before, and the going on is no complete reading of the board yet (a move
             # under way), while the other reading, one move longer, may come in reach again:
             # neither is taken before one reads the whole board.
@@ -92,22 +117,25 @@ class Deadlines(Judging):
         """Ask which was played when a move of ``seq`` (moves worked out together) but the last
         is a slide the board showed resting on its way, whose going on may as well be the
         mover's next move, made after the next move of ``seq`` began (``_ask_both``)."""
-        hands, pos = self._hands, self.position
-        other: list[tuple[Move, ...]] = []
-        with pos.after():
-            for i, move in enumerate(seq[:-1]):
-                for shown in stops_on_the_way(hands, pos, move):
-                    other = [seq[:i] + s for s in next_move_too(hands, pos, self.identity, self._game.timing.scan_ms,
-                                                                shown, move, began(hands, seq[i + 1]))]
-                    if other:
-                        break
-                if other:
-                    break
-                pos.push(move)
+        other = next((found for found in self._stopped_short(seq) if found), [])
         if not other:
             return False
-        self._ask(choice_prompt(pos, [seq, *other][:MAX_CHOICES], 0, force_which=True), sig)
+        self._ask(choice_prompt(self.position, [seq, *other][:MAX_CHOICES], 0, force_which=True), sig)
         return True
+
+    def _stopped_short(self, seq: tuple[Move, ...]) -> Iterator[list[tuple[Move, ...]]]:
+        """For each move of ``seq`` but the last, and each cell on its way the board showed its
+        piece resting on, the readings with the move stopped there and its going on made after
+        the next move of ``seq`` began (``two_readings.next_move_too``; empty when none fits).
+        (Lazily: the first that fits is asked about.)"""
+        hands, pos, scan_ms = self._hands, self.position, self._game.timing.scan_ms
+        for i, move in enumerate(seq[:-1]):
+            with pos.after(*seq[:i]):
+                shown = stops_on_the_way(hands, pos, move)
+            for stop in shown:
+                with pos.after(*seq[:i]):
+                    found = next_move_too(hands, pos, self.identity, scan_ms, stop, move, began(hands, seq[i + 1]))
+                yield [seq[:i] + s for s in found]
 
     def _resolve_unmatched(self, now: int, accepted: list[Move]) -> None:
         hands, game = self._hands, self._game
@@ -158,6 +186,10 @@ class Deadlines(Judging):
                 seqs = [seq for seq in explain(self.position, hands.observed, diff_cells, hands.touched,
                                                self.identity, strict=False, max_plies=plies)
                         if brief_stands_only(hands, seq)]
+                if seqs and resting_in_fewer(hands, self.position, self.identity, min(map(len, seqs))):
+                    # A man put down may as well rest on its way, in fewer moves: where it
+                    # lands decides (``two_readings.resting_in_fewer``).
+                    held_back, seqs = seqs, []
             if reading is not None and held is not None:
                 # The board showed the reading before the next player started: the mover's move
                 # is the reading or goes on from it; a piece taken elsewhere meanwhile is the
@@ -185,6 +217,16 @@ class Deadlines(Judging):
                 # order the hands began them (on a board that scans its squares in turn, events
                 # more than a scan apart).
                 seqs = in_turn(hands, game.timing.scan_ms, seqs) or seqs
+        if not self._resync and game.timing.scans_in_turn() and not p.extra.get("landing"):
+            # A man read as taken where the board never showed it may as well be in the hand on
+            # its way elsewhere: its landing is reported within a scan of the taker's, if at all.
+            until = max((u for seq in seqs if (u := landing_unseen_until(hands, self.position, self.identity,
+                                                                          game.timing.scan_ms, seq)) is not None),
+                        default=None)
+            if until is not None and now < until:
+                self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=until,
+                                        extra={**p.extra, "landing": True, "seqs": seqs})
+                return
         # Live, a board also half-way through one legal move (a line pushed front first, slowly)
         # or sequences ending in a removal (pieces in the hand) are asked about, not accepted.
         in_hand = (not self._resync and bool(seqs) and half_made(hands, game, index)

@@ -30,9 +30,10 @@ from itertools import pairwise
 
 from engine import Move, Position
 
+from .core_types import SCAN_MARGIN_MS
 from .hand_rules import between
 from .readings import Readings
-from .scan_guard import in_turn
+from .scan_guard import began, in_turn
 from .signatures import MoveIndex, explain, looks, seen
 
 
@@ -41,21 +42,79 @@ def taken_unseen(hands: Readings, position: Position, identity: bool, seq: tuple
     reported (so never showed the man there) and a later move of ``seq`` takes it there, while
     the board reads as well, in fewer moves, with that man back on its first cell (in a hand,
     or lifted as a victim to be)."""
+    firsts = {s for s, _d in _put_and_taken_unseen(hands, position, seq, loose=False)}
+    return any(_read_without(hands, position, identity, s, len(seq) - 1) for s in firsts)
+
+
+def landing_unseen_until(hands: Readings, position: Position, identity: bool, scan_ms: int,
+                         seq: tuple[Move, ...]) -> int | None:
+    """Until when ``seq``, which puts a man on a cell empty in the game where the board never
+    showed it and takes it there, may as well be that man still in the hand on its way to
+    another empty cell the board has not reported, the rest of the board one move of the next
+    player's, its piece resting on its way (seed 3009: g2g4 e6xg4 for g2-g3 in the hand and
+    Black's bishop resting on g4 on its way to h3, the pawn's landing reported 27 ms later;
+    seed 5006: f6d5 d4xd5 for Nf6-g4 and White's rook resting on d5). The next player does not
+    put a piece down before the move it answers is complete, so that man landed before the
+    taker's piece was put down, and the board reports its landing within a scan of that: one
+    scan (and ``SCAN_MARGIN_MS``) after the taker's report. None when no such reading fits."""
+    until = [hands.cell_t[d] + scan_ms + SCAN_MARGIN_MS
+             for s, d in _put_and_taken_unseen(hands, position, seq, loose=True)
+             if d in hands.cell_t and _landing_unseen(hands, position, identity, s, seq)]
+    return max(until, default=None)
+
+
+def _put_and_taken_unseen(hands: Readings, position: Position, seq: tuple[Move, ...],
+                          loose: bool) -> set[tuple[int, int]]:
+    """The (first cell, cell) of each man ``seq`` puts on an empty cell where the board never
+    showed it, and a later move of ``seq`` takes it there. Strict: a cell empty in the game
+    whose lift was never reported. ``loose``: also a cell an earlier move of ``seq`` emptied,
+    and a lift reported there before the man left its cell (a man resting there on its way in
+    an earlier move, the man the earlier move took away) does not show it."""
     board0 = list(position.board)
-    firsts: set[int] = set()
+    found: set[tuple[int, int]] = set()
     with position.after():
         for i, move in enumerate(seq):
             board = position.board
             for s, d in move.relocations:
-                if (s != d and board0[s] and not board0[d] and not board[d] and d not in hands.lifted_t
-                        and not hands.observed[s] and _taken_later(seq[i + 1:], d)):
-                    firsts.add(s)
+                if loose:
+                    shown = hands.lifted_t.get(d, -1) >= hands.first_since(s, -1)
+                else:
+                    shown = bool(board0[d]) or d in hands.lifted_t
+                if (s != d and board0[s] and not board[d] and not shown and not hands.observed[s]
+                        and _taken_later(seq[i + 1:], d)):
+                    found.add((s, d))
             position.push(move)
-    return any(_read_without(hands, position, identity, s, len(seq) - 1) for s in firsts)
+    return found
 
 
 def _taken_later(moves: tuple[Move, ...], cell: int) -> bool:
     return any(c == cell and b and b != a for m in moves for c, b, a in m.changes)
+
+
+def _landing_unseen(hands: Readings, position: Position, identity: bool, cell: int, seq: tuple[Move, ...]) -> bool:
+    """Whether the board reads as well with the man of ``cell`` (moved by a move of ``seq``)
+    still in the hand on its way to another empty cell the board has not reported (where it
+    will land), and the rest of the board one move of the next player's, its piece resting
+    there on its way (seed 3009: g2g4 e6xg4 for g2-g3 in the hand and Black's bishop resting
+    on g4 on its way to h3; seed 5006: f6d5 d4xd5 for Nf6-g4 and White's rook resting on d5)."""
+    i = next(i for i, move in enumerate(seq) if any(s == cell for s, _d in move.relocations))
+    look = looks(position.variant) if identity else None
+    with position.after(*seq[:i]):
+        for m in position.legal_moves():
+            if len(m.relocations) != 1 or m.relocations[0][0] != cell or m == seq[i]:
+                continue
+            landing = m.relocations[0][1]
+            if hands.observed[landing] or landing in hands.touched or any(b for c, b, _a in m.changes if c == landing):
+                continue
+            with position.after(m):
+                board = position.board
+                observed = list(hands.observed)
+                observed[landing] = seen(board[landing], identity, look)
+                diff = {c for c, v in enumerate(observed) if v != seen(board[c], identity, look)}
+                sig = frozenset((c, observed[c]) for c in diff)
+                if diff and MoveIndex(position, identity).match(sig, hands.touched | {landing}):
+                    return True
+    return False
 
 
 def _read_without(hands: Readings, position: Position, identity: bool, cell: int, plies: int) -> bool:
@@ -90,15 +149,20 @@ def next_move_too(hands: Readings, position: Position, identity: bool, scan_ms: 
     # The reading, then up to four more moves (the reply, the mover's next move and the next
     # player's after it: the question stays open while they play on), give or take men
     # lifted since the last piece was put down (in a hand: the going on as read so far allows
-    # them too).
+    # them too), or else one man lifted since the next player started (a player takes hold of
+    # a man before the other's move is complete, seed 3019: White's rook lifted from d1 for its
+    # next move before Black's bishop, going on from e4 on top of White's reply, landed on c2).
     down = max((hands.cell_t.get(c, 0) for c, v in hands.diff.items() if v), default=max(left))
-    in_hand = {c for c, v in hands.diff.items() if v == 0 and hands.cell_t.get(c, 0) > max(*left, down)}
-    observed = list(hands.observed)
-    seqs = _then(position, reading, hands, identity, observed)
-    if not seqs and in_hand:
-        for c in in_hand:
-            observed[c] = hands.expected[c]
-        seqs = _then(position, reading, hands, identity, observed)
+    lifted = {c for c, v in hands.diff.items() if v == 0 and hands.expected[c]}
+    last = frozenset(c for c in lifted if hands.cell_t.get(c, 0) > max(*left, down))
+    tries = [frozenset(), last, *(frozenset((c,)) for c in sorted(lifted) if hands.cell_t.get(c, 0) > started)]
+    seqs: list[tuple[Move, ...]] = []
+    for in_hand in dict.fromkeys(tries):
+        if in_hand or not seqs:
+            observed = [hands.expected[c] if c in in_hand else v for c, v in enumerate(hands.observed)]
+            seqs = _then(position, reading, hands, identity, observed)
+        if seqs:
+            break
     return [seq for seq in in_turn(hands, scan_ms, seqs) if landed_in_turn(hands, seq)]
 
 
@@ -169,3 +233,43 @@ def with_the_rest(hands: Readings, position: Position, identity: bool, first: Mo
     """``first`` followed by what the rest of the board reads as: up to three legal moves
     (nothing when the rest is not complete)."""
     return _followed(position, first, hands, identity, hands.observed, max_plies=3)
+
+
+def lifted_before_the_move(hands: Readings, position: Position, scan_ms: int, move: Move,
+                           rest: frozenset[int]) -> bool:
+    """Whether a man of the mover's among ``rest`` (men read as lifted by the next player while
+    ``move`` was made) was lifted more than a scan before ``move`` began: the next player does
+    not take hold of a man of the mover's before the move it answers has begun, so the mover
+    did more than ``move`` (seed 5005: White's pawn lifted from e4 to take on d5 and taken
+    back at once, never shown there, then the bishop c4-b5: read c4b5 with e4 in Black's
+    hand)."""
+    board, variant = position.board, position.variant
+    # (The move begins with the first of its men lifted, a victim's too: the next player may
+    # take hold of a man of the mover's as the mover reaches for its victim.)
+    lifted = [hands.first_since(c, -1) for c, b, a in move.changes if b and b != a and c in hands.cell_t]
+    start = min(lifted, default=began(hands, move))
+    return any(board[c] and variant.side_of(board[c]) == position.side
+               and hands.first_since(c, -1) < start - scan_ms for c in rest)
+
+
+def resting_in_fewer(hands: Readings, position: Position, identity: bool, plies: int) -> bool:
+    """Whether the board reads in fewer than ``plies`` moves with a man put down on a square
+    empty in the game taken as still on its way, resting there: with that man back on the
+    square it left, the board is one legal move, after which a legal move of that man crosses
+    the square it rests on (seed 5017: d1a4 d8d7 a4b3, the queen never shown on a4, for Qd1-b3
+    check and Black's queen resting on d7 on its way to block on d5; d8d7 alone is illegal)."""
+    if plies < 2:
+        return False
+    expected, observed = hands.expected, hands.observed
+    for rest in (c for c, v in hands.diff.items() if v and not expected[c]):
+        for left in (c for c, v in hands.diff.items() if not v and expected[c] == observed[rest]):
+            board = list(observed)
+            board[rest], board[left] = expected[rest], expected[left]
+            diff = {c for c, v in enumerate(board) if v != expected[c]}
+            sig = frozenset((c, board[c]) for c in diff)
+            for shape in MoveIndex(position, identity).match(sig, hands.touched) if diff else []:
+                with position.after(shape.move):
+                    if any(m.relocations[0][0] == left and rest in between(position.variant, left, m.relocations[0][1])
+                           for m in position.legal_moves() if len(m.relocations) == 1):
+                        return True
+    return False
