@@ -149,20 +149,15 @@ def next_move_too(hands: Readings, position: Position, identity: bool, scan_ms: 
     # The reading, then up to four more moves (the reply, the mover's next move and the next
     # player's after it: the question stays open while they play on), give or take men
     # lifted since the last piece was put down (in a hand: the going on as read so far allows
-    # them too), or else one man lifted since the next player started (a player takes hold of
-    # a man before the other's move is complete, seed 3019: White's rook lifted from d1 for its
-    # next move before Black's bishop, going on from e4 on top of White's reply, landed on c2).
+    # them too).
     down = max((hands.cell_t.get(c, 0) for c, v in hands.diff.items() if v), default=max(left))
-    lifted = {c for c, v in hands.diff.items() if v == 0 and hands.expected[c]}
-    last = frozenset(c for c in lifted if hands.cell_t.get(c, 0) > max(*left, down))
-    tries = [frozenset(), last, *(frozenset((c,)) for c in sorted(lifted) if hands.cell_t.get(c, 0) > started)]
-    seqs: list[tuple[Move, ...]] = []
-    for in_hand in dict.fromkeys(tries):
-        if in_hand or not seqs:
-            observed = [hands.expected[c] if c in in_hand else v for c, v in enumerate(hands.observed)]
-            seqs = _then(position, reading, hands, identity, observed)
-        if seqs:
-            break
+    in_hand = {c for c, v in hands.diff.items() if v == 0 and hands.cell_t.get(c, 0) > max(*left, down)}
+    observed = list(hands.observed)
+    seqs = _then(position, reading, hands, identity, observed)
+    if not seqs and in_hand:
+        for c in in_hand:
+            observed[c] = hands.expected[c]
+        seqs = _then(position, reading, hands, identity, observed)
     return [seq for seq in in_turn(hands, scan_ms, seqs) if landed_in_turn(hands, seq)]
 
 

@@ -232,18 +232,3 @@ def test_a_man_taken_unseen_where_the_mover_left_may_be_on_its_way_too() -> None
     played = ["d1c1", "c2d3", "c1d1", "d3c4"]
     got = texts(play_timed(events, fen, timing=SCAN))
     assert got == played[:len(got)]
-
-
-def test_a_slide_going_on_with_the_next_players_next_man_in_hand_is_asked() -> None:
-    # Black's bishop f5-e4 (shown 0.7 s), White's f2-f3, Black's bishop on to c2 as its next
-    # move, White's rook lifted from d1 for its next move before the bishop landed (seed 3019,
-    # phase 0.668). f5c2 f2f3 was read: f5e4, f2f3, e4c2 fits too once d1 is taken as in
-    # White's hand (a player takes hold of a man before the other's move is complete).
-    fen = "r4rk1/pp4pp/1bp5/3pPb2/7N/2P3BP/P4PPK/R2R4 b - - 0 21"
-    events = [(40291, "f5", False, ""), (40535, "e4", True, "b"), (41226, "f3", True, "P"), (41254, "f2", False, ""),
-              (41275, "d1", False, ""), (41415, "e4", False, ""), (41464, "c2", True, "b")]
-    core = play_timed(events, fen, timing=SCAN)
-    assert texts(core) == []
-    prompt = core.status.prompt
-    assert prompt is not None and prompt.kind == PromptKind.WHICH_MOVE
-    assert ("f5e4", "f2f3", "e4c2") in [o.texts for o in prompt.options]
