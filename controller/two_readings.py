@@ -34,7 +34,7 @@ from .core_types import SCAN_MARGIN_MS
 from .hand_rules import between
 from .readings import Readings
 from .scan_guard import began, in_turn
-from .signatures import MoveIndex, explain, looks, seen
+from .signatures import MoveIndex, diff_sig, explain, looks, seen
 
 
 def taken_unseen(hands: Readings, position: Position, identity: bool, seq: tuple[Move, ...]) -> bool:
@@ -256,13 +256,15 @@ def resting_in_fewer(hands: Readings, position: Position, identity: bool, plies:
     if plies < 2:
         return False
     expected, observed = hands.expected, hands.observed
-    for rest in (c for c, v in hands.diff.items() if v and not expected[c]):
-        for left in (c for c, v in hands.diff.items() if not v and expected[c] == observed[rest]):
-            board = list(observed)
-            board[rest], board[left] = expected[rest], expected[left]
-            diff = {c for c, v in enumerate(board) if v != expected[c]}
-            sig = frozenset((c, board[c]) for c in diff)
-            for shape in MoveIndex(position, identity).match(sig, hands.touched) if diff else []:
+    pairs = [(rest, left) for rest in (c for c, v in hands.diff.items() if v and not expected[c])
+             for left in (c for c, v in hands.diff.items() if not v and expected[c] == observed[rest])]
+    index = MoveIndex(position, identity) if pairs else None  # (the game's moves: one index serves every pair)
+    for rest, left in pairs:
+        board = list(observed)
+        board[rest], board[left] = expected[rest], expected[left]
+        sig = diff_sig(board, expected, range(len(board)))
+        if index is not None and sig:
+            for shape in index.match(sig, hands.touched):
                 with position.after(shape.move):
                     if any(m.relocations[0][0] == left and rest in between(position.variant, left, m.relocations[0][1])
                            for m in position.legal_moves() if len(m.relocations) == 1):
