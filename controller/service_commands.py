@@ -87,7 +87,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     import json
 
     from .config import load_config
-    from .status import StatusError, find_path, format_status, read_status, service_state
+    from .status import ServiceState, StatusError, find_path, format_status, read_status, service_state
 
     path = args.status_file or load_config(args.config).status_file or find_path()
     from pathlib import Path
@@ -101,7 +101,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=1))
     else:
         print("\n".join(format_status(data)))
-    return 0 if service_state(data) == "running" else 1
+    return 0 if service_state(data) is ServiceState.RUNNING else 1
 
 
 def cmd_layouts(args: argparse.Namespace) -> int:

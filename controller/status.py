@@ -30,8 +30,9 @@ import tempfile
 import time
 import warnings
 from collections import Counter
+from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import ChesseryError
 
@@ -173,18 +174,22 @@ def _alive(pid: int) -> bool:
     return True
 
 
-#: What the status file says of the service that writes it.
-ServiceState = Literal["running", "stopped", "stale"]
+class ServiceState(StrEnum):
+    """What the status file says of the service that writes it; the word is what ``chessery
+    status`` prints."""
+
+    RUNNING = "running"
+    STOPPED = "stopped"
+    STALE = "stale"  # the file stopped changing, or its process is gone
 
 
 def service_state(data: dict[str, Any], now: float | None = None) -> ServiceState:
-    """``running``, ``stopped`` or ``stale`` (the file stopped changing or its process is gone)."""
     now = time.time() if now is None else now
     if not data.get("running"):
-        return "stopped"
+        return ServiceState.STOPPED
     if not _alive(int(data.get("pid", 0))) or now - float(data.get("updated", 0)) > STALE_AFTER:
-        return "stale"
-    return "running"
+        return ServiceState.STALE
+    return ServiceState.RUNNING
 
 
 def _ago(t: float | None, now: float) -> str:

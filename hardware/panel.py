@@ -19,12 +19,23 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Mapping
+from enum import StrEnum
 from typing import Any, Literal
 
 #: What the panel sends: a button's name, or the encoder's turn.
 Word = Literal["confirm", "takeback", "menu", "clock", "next", "previous"]
-#: The panel's light states and buzzer patterns.
-LightState = Literal["ok", "attention", "waiting", "off"]
+
+
+class LightState(StrEnum):
+    """What the two lights say. A StrEnum, so the words of the config and the tests stay valid."""
+
+    OK = "ok"  # green steady
+    ATTENTION = "attention"  # red blinking: fix the board or answer
+    WAITING = "waiting"  # both on: no board connected
+    OFF = "off"
+
+
+#: The buzzer's patterns.
 Beep = Literal["move", "ask", "error"]
 
 BUTTONS: tuple[Word, ...] = ("confirm", "takeback", "menu", "clock")
@@ -33,8 +44,9 @@ LIGHTS = ("led_ok", "led_attention")
 BEEPS: dict[Beep, tuple[float, float, int]] = {"move": (0.05, 0.05, 1), "ask": (0.08, 0.08, 2),
                                                "error": (0.25, 0.15, 3)}
 #: Light states: which lights are on, and whether attention blinks.
-STATES: dict[LightState, tuple[bool, bool]] = {"ok": (True, False), "attention": (False, True),
-                                               "waiting": (True, True), "off": (False, False)}
+STATES: dict[LightState, tuple[bool, bool]] = {
+    LightState.OK: (True, False), LightState.ATTENTION: (False, True),
+    LightState.WAITING: (True, True), LightState.OFF: (False, False)}
 
 
 class Panel:
@@ -47,7 +59,7 @@ class Panel:
         self.lights: dict[str, Any] = {}
         self.buzzer = None
         self.encoder = None
-        self.state: LightState = "off"
+        self.state = LightState.OFF
         try:
             for name in BUTTONS:
                 pin = pins.get(name)
@@ -74,15 +86,14 @@ class Panel:
             raise
 
     def show(self, state: LightState) -> None:
-        """Set the lights: ok (green steady), attention (red blinking: fix the board or answer),
-        waiting (both: no board connected), off."""
+        """Set the lights to ``state``."""
         ok, attention = STATES[state]
         self.state = state
         led_ok, led_att = self.lights.get("led_ok"), self.lights.get("led_attention")
         if led_ok is not None:
             led_ok.on() if ok else led_ok.off()
         if led_att is not None:
-            if attention and state == "attention":
+            if attention and state is LightState.ATTENTION:
                 led_att.blink(on_time=0.3, off_time=0.3)
             elif attention:
                 led_att.on()

@@ -13,7 +13,7 @@ from controller.core_types import PromptKind
 from controller.inference import Event
 from controller.session import Session
 from controller.store import GameStore
-from hardware.panel import Panel, open_panel
+from hardware.panel import LightState, Panel, open_panel
 
 PINS = {"confirm": 17, "takeback": 27, "menu": 22, "led_ok": 5, "led_attention": 6, "buzzer": 13,
         "encoder_a": 20, "encoder_b": 21}
@@ -57,14 +57,15 @@ def test_lights_and_buzzer(mock_pins) -> None:
     panel = make_panel(queue.Queue())
     ok, attention, buzzer = mock_pins.pin(5), mock_pins.pin(6), mock_pins.pin(13)
     try:
-        panel.show("ok")
+        panel.show(LightState.OK)
         assert ok.state and not attention.state
-        panel.show("attention")
+        panel.show(LightState.ATTENTION)
         assert not ok.state and attention.state  # blinking starts lit
-        panel.show("waiting")
+        panel.show(LightState.WAITING)
         assert ok.state and attention.state
-        panel.show("off")
+        panel.show(LightState.OFF)
         assert not ok.state and not attention.state
+        assert panel.state is LightState.OFF
         panel.beep("move")
         assert any(s.state for s in buzzer.states)
     finally:

@@ -19,7 +19,7 @@ from controller.board_map import SensorMap
 from controller.cli import main
 from controller.config import Config, ConfigError, load_config
 from controller.service import Service, exit_status
-from controller.status import read_status, service_state
+from controller.status import ServiceState, read_status, service_state
 from controller.store import GameStore
 from firmware_bridge.simboard import SimBoard
 from tests.child import chessery_args, chessery_env, ended, read_line
@@ -213,7 +213,7 @@ def test_chessery_status_shows_link_state_counters_boot_id_and_last_snapshot(tmp
         service.stop()
         board.stop()
         store.close()
-    assert service_state(read_status(status)) == "stopped"
+    assert service_state(read_status(status)) is ServiceState.STOPPED
     assert main(["status", "--status-file", str(status)]) == 1
     assert capsys.readouterr().out.startswith("service: stopped")
     assert main(["status", "--status-file", str(tmp_path / "none.json")]) == 1

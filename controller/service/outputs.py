@@ -9,6 +9,8 @@ import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TextIO
 
+from hardware.panel import LightState
+
 from ..core_types import StatusKind
 from ..inference import Status
 from ..logs import write_safely
@@ -18,8 +20,6 @@ from ..session import Update
 from ..swaps import swaps
 
 if TYPE_CHECKING:
-    from hardware.panel import LightState
-
     from .service import Service
 
 log = logging.getLogger("chessery")
@@ -135,7 +135,7 @@ class Outputs:
         panel = service.panel
         if panel is not None:
             attention = status.kind in (StatusKind.ASK, StatusKind.FIX)
-            state: LightState = "waiting" if notice else "attention" if attention else "ok"
+            state = LightState.WAITING if notice else LightState.ATTENTION if attention else LightState.OK
             if panel.state != state:
                 panel.show(state)
         self._board_lights(status)
