@@ -16,6 +16,7 @@ from firmware_bridge.board_link import BoardLink, LinkError
 from firmware_bridge.boards import open_board
 from firmware_bridge.events import LinkState, LinkStatus, Mark, SensorEvent, code_for_piece
 
+from ..board_clock import BoardClock
 from ..board_orientation import expect_resumed_position
 from ..inference import Event
 from ..link_notice import never_connected
@@ -51,7 +52,7 @@ class Boards:
         # Per port, the board as of the inputs handled so far: (occupancy, pieces) per board cell.
         self._pictures: dict[int, tuple[list[bool], list[str | None]]] = {}
         self._drained: set[int] = set()
-        self._clock_offsets: dict[int, int] = {}
+        self._clocks: dict[int, BoardClock] = {}
 
     # -- life cycle (main thread) -------------------------------------------------------------------
     def open(self) -> None:
@@ -180,6 +181,7 @@ class Boards:
         if status.occupancy is not None:
             self._pictures[index] = (list(status.occupancy), list(status.pieces or (None,) * len(status.occupancy)))
         if status.state is LinkState.CONNECTED:
+            self._clocks.pop(index, None)  # the board may have restarted while away
             first = index not in self._connected
             self._connected.add(index)
             if len(self._connected) == len(self.links):
@@ -244,18 +246,8 @@ class Boards:
 
     def _event_time(self, index: int, ev: SensorEvent, now: int) -> int:
         """An event's time on the service clock, from the board's own timestamp where there is
-        one: a busy host may read several events at once, but the core must see the gaps the
-        hands made. The board clock's offset is the smallest (host - board) seen, the event that
-        reached us fastest, creeping up by at most 1 ms per event so that a board clock slower
-        than ours is followed; a board reset (its clock restarts) shows as a jump."""
+        one (see :mod:`controller.board_clock`)."""
         host = int((ev.host_time - self.service.t0) * 1000) if ev.host_time else now
         if ev.board_ms is None:
             return min(host, now)
-        seen = host - ev.board_ms
-        offset = self._clock_offsets.get(index)
-        if offset is None or seen < offset or seen - offset > 2000:
-            offset = seen
-        elif seen > offset:
-            offset += 1
-        self._clock_offsets[index] = offset
-        return min(ev.board_ms + offset, now)
+        return self._clocks.setdefault(index, BoardClock()).time_of(ev.board_ms, host, now)
