@@ -41,6 +41,9 @@ class SensorEvent:
     piece: str | None = None  # see piece_text(); None on occupancy-only boards
     board_ms: int | None = None  # the board's clock (ms since its boot, u32); None when synthetic
     host_time: float = 0.0  # time.monotonic() when the link produced the event
+    #: time.monotonic() when the change happened, by the board's stamp (firmware_bridge.board_clock);
+    #: None on boards that stamp nothing, and for synthetic events.
+    changed_at: float | None = None
     synthetic: bool = False  # made up from a snapshot difference, not reported by the board
     seq: int | None = None  # the frame's sequence number (None when synthetic)
 

@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterable
 import serial
 
 from .board_asks import Asks
+from .board_clock import BoardClock
 from .board_link import BoardHello, LinkError
 from .board_settings import LED_PATTERNS, BoardSettings, light_code
 from .board_sync import BoardSync
@@ -50,7 +51,7 @@ from .codec import encode
 from .events import LinkState, LinkStatus, SensorEvent, piece_text
 from .firmware import protocol as P
 from .framer import Framer
-from .messages import Error, Event, Hello, Message, Ping, RequestSnapshot, SetLeds, SetParams, Snapshot
+from .messages import Error, Event, Heartbeat, Hello, Message, Ping, RequestSnapshot, SetLeds, SetParams, Snapshot
 from .port_link import PortLink
 
 log = logging.getLogger(__name__)
@@ -111,6 +112,7 @@ class Link(PortLink):
         self.hello_frame: Hello | None = None
         self._framer = Framer()
         self._sync = BoardSync(self.name, self.counts, self._deliver, self._hold)
+        self._board_clock = BoardClock()
         self._tx_seq = itertools.count()
         self._tokens = itertools.cycle(range(1, 0x10000))
         self._hello_count = 0
@@ -199,6 +201,7 @@ class Link(PortLink):
         with self._changed:
             if self._sync.new_session():
                 self._changed.notify_all()
+            self._board_clock.restart()  # the board may have restarted while away
             self._session_hello = False
             self._session_synced = False
             self._asks.snapshot_asked = None
@@ -271,8 +274,11 @@ class Link(PortLink):
         self.counts["frames"] += 1
         if self._sync.board_reset(message, now):
             self._session_hello = False  # restore lights and parameters on its HELLO
+            self._board_clock.restart()
         if not self._sync.in_order(message, now):
             return  # a repeat
+        if isinstance(message, Event | Snapshot | Heartbeat):
+            self._board_clock.note(message.time_ms, round(now * 1000))
         match message:
             case Hello():
                 self._on_hello(message, now)
@@ -343,7 +349,12 @@ class Link(PortLink):
         self.events.put(SensorEvent(
             cell=cell + self.cell_offset, action=action, piece=piece_text(piece),
             board_ms=None if event is None else event.time_ms, host_time=now,
+            changed_at=None if event is None else self._changed_at(event.time_ms),
             synthetic=event is None, seq=None if event is None else event.seq))
+
+    def _changed_at(self, board_ms: int) -> float | None:
+        host_ms = self._board_clock.host_ms(board_ms)
+        return None if host_ms is None else host_ms / 1000
 
     def _maybe_connected(self) -> None:
         if self._session_hello and self._session_synced and self._state is not LinkState.CONNECTED:

@@ -6,6 +6,8 @@ US delay, flag fall (a loss, or a draw against a lone king), and a restart that 
 
 from __future__ import annotations
 
+import os
+import signal
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
@@ -53,6 +55,12 @@ class TimedBoard:
             with self.placed:
                 self.place_times[command.line] = self.board._now()
                 self.placed.notify_all()
+
+    def wait_placed(self, ply: int) -> None:
+        """Until the board has put down a piece of ``ply`` (0-based)."""
+        with self.placed:
+            assert self.placed.wait_for(lambda: ply in {self.ply_of_line[line] for line in self.place_times},
+                                        TIMEOUT), f"the board never reached ply {ply + 1}"
 
     def completed(self) -> list[int]:
         """Per ply, the board time of its last placement."""
@@ -153,6 +161,28 @@ def test_increment_clock_follows_the_board(clock_game: Callable[[TimedBoard, str
     assert len(values) == len(MOVES)
     check_chain(values, game.tb.completed(), 60_000, lambda used: 2_000)
     assert 60_000 - 2 * thinks[0] < values[0] <= 62_000  # white's first: from the game's start
+
+
+def test_a_stalled_host_charges_only_the_board_s_time(
+        clock_game: Callable[[TimedBoard, str], ClockGame]) -> None:
+    """The service is stopped (SIGSTOP) from White's second move until Black's third is on the
+    board: it reads three plies' changes seconds late, all at once. The clock still charges each
+    side the time between the board's own stamps (it once took a read over 2 s late for a board
+    restart and charged the stall)."""
+    thinks = [300, 300, 300, 2500, 300, 300, 300, 300]
+    game = clock_game(TimedBoard(MOVES, thinks), "1+2")
+    pid = game.run.proc.pid
+    game.tb.board.start_script(game.tb.commands)
+    game.tb.wait_placed(1)
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        game.tb.wait_placed(4)
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    assert read_moves(game.run, len(MOVES)) == MOVES
+    game.finish()
+    values = stored_clocks(game.db)
+    check_chain(values, game.tb.completed(), 60_000, lambda used: 2_000)
 
 
 def test_us_delay_charges_only_time_beyond_the_delay(clock_game: Callable[[TimedBoard, str], ClockGame]) -> None:

@@ -16,7 +16,6 @@ from firmware_bridge.board_link import BoardLink, LinkError
 from firmware_bridge.boards import open_board
 from firmware_bridge.events import LinkState, LinkStatus, Mark, SensorEvent, code_for_piece
 
-from ..board_clock import BoardClock
 from ..board_orientation import expect_resumed_position
 from ..inference import Event
 from ..link_notice import never_connected
@@ -52,7 +51,6 @@ class Boards:
         # Per port, the board as of the inputs handled so far: (occupancy, pieces) per board cell.
         self._pictures: dict[int, tuple[list[bool], list[str | None]]] = {}
         self._drained: set[int] = set()
-        self._clocks: dict[int, BoardClock] = {}
 
     # -- life cycle (main thread) -------------------------------------------------------------------
     def open(self) -> None:
@@ -165,7 +163,7 @@ class Boards:
                 piece = code_for_piece(service.variant, ev.piece)
         if ev.placed:
             service.outputs.swap_done(cell)  # a piece put down where the swap was asked: done
-        t = self._event_time(index, ev, now)
+        t = self._event_time(ev, now)
         service.loop.catch_up(t)
         if ev.placed:  # a move is completed by putting a piece down: the clock stops then
             service.moved_at = t
@@ -181,7 +179,6 @@ class Boards:
         if status.occupancy is not None:
             self._pictures[index] = (list(status.occupancy), list(status.pieces or (None,) * len(status.occupancy)))
         if status.state is LinkState.CONNECTED:
-            self._clocks.pop(index, None)  # the board may have restarted while away
             first = index not in self._connected
             self._connected.add(index)
             if len(self._connected) == len(self.links):
@@ -244,10 +241,8 @@ class Boards:
             picture[0][cell] = ev.placed
             picture[1][cell] = ev.piece if ev.placed else None
 
-    def _event_time(self, index: int, ev: SensorEvent, now: int) -> int:
-        """An event's time on the service clock, from the board's own timestamp where there is
-        one (see :mod:`controller.board_clock`)."""
-        host = int((ev.host_time - self.service.t0) * 1000) if ev.host_time else now
-        if ev.board_ms is None:
-            return min(host, now)
-        return self._clocks.setdefault(index, BoardClock()).time_of(ev.board_ms, host, now)
+    def _event_time(self, ev: SensorEvent, now: int) -> int:
+        """An event's time on the service clock: when the change happened by the board's own
+        stamp (``SensorEvent.changed_at``), else when the link read it."""
+        at = ev.changed_at if ev.changed_at is not None else ev.host_time
+        return min(int((at - self.service.t0) * 1000), now) if at else now
