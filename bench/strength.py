@@ -22,6 +22,12 @@ more wins, else a draw (reported as ``adj``). Score: win 1, draw 1/2, loss 0.
 
 ``--clock cpu`` times each move by this process's CPU time instead of the wall clock: a match then
 gives each side the same work on a loaded machine as on a quiet one (slower, not weaker).
+
+Each game is seeded by its number alone, so a match can be cut and taken up again: every game
+prints a ``game ...`` line as it ends, and ``--resume FILE`` (an earlier run's output, any number
+of times) counts the games it lists with the same settings instead of playing them again.
+``--jobs N`` plays N games at once in their own processes (with ``--clock cpu`` each still gets
+its time; with the wall clock they would share the cores).
 """
 
 from __future__ import annotations
@@ -30,8 +36,10 @@ import argparse
 import random
 import shutil
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 from engine import Move, Position, Variant, find_variant, start_position, variant_names
 from engine.search import Limits, Searcher
@@ -143,26 +151,90 @@ def play_game(name: str, seats: list[Player], seed: int, max_plies: int) -> tupl
     return (lead if scores[lead] - others >= ADJUDICATE else None), plies, True
 
 
-def match(name: str, games: int, ours: Callable[[int], Player], theirs: Callable[[int], Player], seed: int,
-          max_plies: int) -> Tally:
-    v = find_variant(name)
+@dataclass(frozen=True)
+class MatchSpec:
+    """What makes one match: a game of it is the same game whenever it is played."""
+
+    variant: str
+    opponent: str  # random, greedy or time
+    movetime: float
+    seed: int
+    max_plies: int
+    skill: int
+    clock: str
+
+    def players(self, g: int) -> tuple[int, list[Player]]:
+        """Game ``g``'s seat for the side measured, and every seat's player."""
+        nsides = find_variant(self.variant).nsides
+        clock = CLOCKS[self.clock]
+        seat = g % nsides
+        if self.opponent == "time":  # the longer time is the side measured
+            seats = [search_player(self.variant, self.movetime, self.seed * 1000 + g * 10 + s, self.skill, clock)
+                     for s in range(nsides)]
+            seats[seat] = search_player(self.variant, 4 * self.movetime, self.seed * 1000 + g, clock=clock)
+        else:
+            make = random_player if self.opponent == "random" else greedy_player
+            seats = [make(random.Random(self.seed * 1000 + g * 10 + s)) for s in range(nsides)]
+            seats[seat] = search_player(self.variant, self.movetime, self.seed * 1000 + g, self.skill, clock)
+        return seat, seats
+
+    def line(self, g: int, result: str, plies: int, adjudicated: bool) -> str:
+        fields = {**asdict(self), "game": g, "result": result, "plies": plies, "adj": int(adjudicated)}
+        return "game " + " ".join(f"{k}={v}" for k, v in fields.items())
+
+
+def play_numbered(spec: MatchSpec, g: int) -> tuple[int, str, int, bool]:
+    """Game ``g`` of ``spec``: (g, W/D/L for the side measured, plies, adjudicated)."""
+    seat, seats = spec.players(g)
+    winner, plies, adj = play_game(spec.variant, seats, spec.seed * 7919 + g, spec.max_plies)
+    return g, "D" if winner is None else "W" if winner == seat else "L", plies, adj
+
+
+def resumed(spec: MatchSpec, lines: Iterable[str]) -> dict[int, tuple[str, int, bool]]:
+    """The games of ``spec`` an earlier run printed: number -> (result, plies, adjudicated)."""
+    want = {k: str(v) for k, v in asdict(spec).items()}
+    done: dict[int, tuple[str, int, bool]] = {}
+    for line in lines:
+        if not line.startswith("game "):
+            continue
+        fields = dict(item.split("=", 1) for item in line.split()[1:] if "=" in item)
+        if all(fields.get(k) == v for k, v in want.items()):
+            done[int(fields["game"])] = (fields["result"], int(fields["plies"]), fields["adj"] == "1")
+    return done
+
+
+def match(spec: MatchSpec, games: int, earlier: list[str], jobs: int = 1) -> Tally:
     tally = Tally()
+    results = resumed(spec, earlier)
+    results = {g: r for g, r in results.items() if g < games}
+    todo = [g for g in range(games) if g not in results]
     start = time.perf_counter()
-    for g in range(games):
-        seat = g % v.nsides
-        seats = [theirs(seed * 1000 + g * 10 + s) for s in range(v.nsides)]
-        seats[seat] = ours(seed * 1000 + g)
-        winner, plies, adj = play_game(name, seats, seed * 7919 + g, max_plies)
+    with ProcessPoolExecutor(jobs) if jobs > 1 and len(todo) > 1 else _Serial() as pool:
+        for g, result, plies, adj in pool.map(play_numbered, [spec] * len(todo), todo):
+            print(spec.line(g, result, plies, adj), flush=True)
+            results[g] = (result, plies, adj)
+    for result, plies, adj in results.values():
         tally.plies.append(plies)
         tally.adjudicated += adj
-        if winner is None:
-            tally.draws += 1
-        elif winner == seat:
-            tally.wins += 1
-        else:
-            tally.losses += 1
+        tally.wins += result == "W"
+        tally.draws += result == "D"
+        tally.losses += result == "L"
     tally.seconds = time.perf_counter() - start
     return tally
+
+
+class _Serial:
+    """A pool of one: the games in this process, in order (so --jobs 1 needs no child)."""
+
+    def __enter__(self) -> _Serial:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        return None
+
+    def map(self, fn: Callable[[MatchSpec, int], tuple[int, str, int, bool]], specs: list[MatchSpec],
+            numbers: list[int]) -> Iterable[tuple[int, str, int, bool]]:
+        return map(fn, specs, numbers)
 
 
 def report(name: str, label: str, t: Tally, goal: float, above: bool = False) -> None:
@@ -234,31 +306,27 @@ def main() -> None:
     p.add_argument("--skill", type=int, default=20, help="our engine's Skill Level (0-20) against random/greedy")
     p.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
                    help="time moves by the wall clock or by this process's CPU time")
+    p.add_argument("--resume", action="append", default=[], metavar="FILE",
+                   help="an earlier run's output: its games with the same settings are not played again")
+    p.add_argument("--jobs", type=int, default=1, help="games played at once, each in its own process")
     args = p.parse_args()
-    clock = CLOCKS[args.clock]
     mt = args.movetime
     print(f"# strength: --variants {args.variants} --games {args.games} --movetime {mt} "
           f"--opponents {args.opponents} --max-plies {args.max_plies} --seed {args.seed} --skill {args.skill} "
-          f"--clock {args.clock}",
+          f"--clock {args.clock} --jobs {args.jobs}",
           flush=True)
     opponents = [o for o in args.opponents.split(",") if o]
+    earlier = [line for path in args.resume for line in Path(path).read_text().splitlines()]
+    labels = {"random": ("vs random", 0.95, False), "greedy": ("vs greedy", 0.80, False),
+              "time": (f"{4 * mt:g}s vs {mt:g}s", 0.60, True)}
+    for opp in opponents:
+        if opp not in labels:
+            raise SystemExit(f"unknown opponent {opp!r} (random, greedy, time)")
     for name in [n for n in args.variants.split(",") if n]:
-        def ours(seed: int, name: str = name, t: float = mt, skill: int = args.skill) -> Player:
-            return search_player(name, t, seed, skill, clock)
         for opp in opponents:
-            if opp == "random":
-                t = match(name, args.games, ours, lambda s: random_player(random.Random(s)), args.seed, args.max_plies)
-                report(name, "vs random", t, 0.95)
-            elif opp == "greedy":
-                t = match(name, args.games, ours, lambda s: greedy_player(random.Random(s)), args.seed, args.max_plies)
-                report(name, "vs greedy", t, 0.80)
-            elif opp == "time":
-                def longer(seed: int, name: str = name, t: float = mt) -> Player:
-                    return search_player(name, 4 * t, seed, clock=clock)
-                t = match(name, args.games, longer, ours, args.seed, args.max_plies)
-                report(name, f"{4 * mt:g}s vs {mt:g}s", t, 0.60, above=True)
-            else:
-                raise SystemExit(f"unknown opponent {opp!r} (random, greedy, time)")
+            spec = MatchSpec(name, opp, mt, args.seed, args.max_plies, args.skill, args.clock)
+            label, goal, above = labels[opp]
+            report(name, label, match(spec, args.games, earlier, args.jobs), goal, above=above)
     if args.stockfish:
         stockfish_match(args.games, mt, args.seed)
 

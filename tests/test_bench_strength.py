@@ -1,0 +1,30 @@
+"""The strength bench's matches can be cut and taken up again (``--resume``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.strength import MatchSpec, match, resumed
+
+SPEC = MatchSpec("zeta-short", "random", 0.01, 1, 200, 20, "cpu")
+
+
+def test_a_resumed_match_counts_the_games_already_played(capsys: pytest.CaptureFixture[str]) -> None:
+    earlier = [SPEC.line(0, "W", 30, False), SPEC.line(1, "D", 200, True), "zeta-short vs random ..."]
+    tally = match(SPEC, 2, earlier)
+    assert (tally.wins, tally.draws, tally.losses, tally.adjudicated, tally.plies) == (1, 1, 0, 1, [30, 200])
+    assert "game " not in capsys.readouterr().out  # nothing played again
+
+
+def test_only_games_of_the_same_settings_count() -> None:
+    other = MatchSpec("zeta-short", "random", 0.02, 1, 200, 20, "cpu")
+    lines = [other.line(0, "L", 10, False), SPEC.line(3, "W", 12, False)]
+    assert resumed(SPEC, lines) == {3: ("W", 12, False)}
+
+
+def test_the_games_left_are_played_and_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    tally = match(SPEC, 2, [SPEC.line(0, "W", 30, False)])
+    out = capsys.readouterr().out.splitlines()
+    assert [line for line in out if line.startswith("game ")] == [
+        SPEC.line(1, "W" if tally.wins == 2 else "D" if tally.draws else "L", tally.plies[-1], False)]
+    assert resumed(SPEC, out).keys() == {1}
