@@ -2,7 +2,7 @@
 
     ./dev bench strength [--variants chess,zeta] [--games 20]
         [--movetime 1.0] [--opponents random,greedy,time] [--stockfish] [--max-plies 200] [--seed 1]
-    [--skill 20] [--clock wall|cpu]
+        [--skill 20] [--clock wall|cpu] [--resume FILE]... [--jobs 1]
 
 For each variant, games of the search at ``--movetime`` seconds a move against:
 
