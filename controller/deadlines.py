@@ -98,7 +98,11 @@ class Deadlines(Judging):
                 if landed_in_turn(hands, seq)]
         if not other:
             if rest:
-                return False
+                # Asked before: the other reading may have gone out of the search's reach as
+                # the players played on (a slide's going on, the reply, and three more moves
+                # on top: seed 3019), not out of the board's. The players say which it was.
+                self._ask(choice_prompt(self.position, rest[:MAX_CHOICES], 0, force_which=True), sig)
+                return True
             # Asked before, and the going on is no complete reading of the board yet (a move
             # under way), while the other reading, one move longer, may come in reach again:
             # neither is taken before one reads the whole board.
