@@ -173,6 +173,51 @@ def next_move_too(hands: Readings, position: Position, identity: bool, scan_ms: 
     return [seq for seq in in_turn(hands, scan_ms, seqs) if landed_in_turn(hands, seq)]
 
 
+def played_on(hands: Readings, position: Position, identity: bool,
+              asked: list[tuple[Move, ...]]) -> list[tuple[Move, ...]]:
+    """The readings ``asked`` (each a reading, a reply and the mover's next move..., asked
+    about), followed on to the board as it is now: each one's last move, which may have gone
+    on, then up to three more moves, with men lifted since the last piece was put down maybe
+    in a hand. While a question stands the players may play on, a move at a time, soon beyond
+    ``next_move_too``'s reach from the reading alone; from where they were asked, each move is
+    one more. Empty when the board follows on from none (a man put down out of turn)."""
+    down = max((hands.cell_t.get(c, 0) for c, v in hands.diff.items() if v), default=0)
+    look = looks(position.variant) if identity else None
+    budget = Budget(SEARCH_NODES)
+    found: list[tuple[Move, ...]] = []
+    for seq in asked:
+        with position.after(*seq):
+            # (In a hand: a man lifted since the last put-down from where ``seq`` left it.)
+            board = position.board
+            last = {c: seen(board[c], identity, look) for c in hands.touched
+                    if board[c] and not hands.observed[c] and hands.cell_t.get(c, 0) > down}
+        with position.after(*seq[:-1]):
+            for in_hand in ({}, last) if last else ({},):
+                observed = [in_hand.get(c, v) for c, v in enumerate(hands.observed)]
+                more = _followed(position, seq[-1], hands, identity, observed, max_plies=3, budget=budget)
+                # (Put down in turn from where they were asked: a knight gone back and out
+                # again, f6g8 and g8f6, fills no turn.)
+                more = [s for s in more if _put_down_in_turn(hands, seq[-2:-1] + s)]
+                if more:
+                    found += [seq[:-1] + s for s in more]
+                    break
+    return list(dict.fromkeys(found))
+
+
+def _put_down_in_turn(hands: Readings, seq: tuple[Move, ...]) -> bool:
+    """``landed_in_turn`` for moves whose landings the board still shows: a cell a later move
+    of ``seq`` leaves reports that lift, not the landing before it."""
+    def landings(i: int) -> list[int]:
+        left = {s for m in seq[i + 1:] for s, d in m.relocations if s != d}
+        return [hands.cell_t[d] for s, d in seq[i].relocations if s != d and d in hands.cell_t and d not in left]
+
+    for i in range(1, len(seq) - 1):
+        la, lb = landings(i), landings(i + 1)
+        if la and lb and max(la) > min(lb):
+            return False
+    return True
+
+
 def _then(position: Position, first: Move, hands: Readings, identity: bool,
           observed: list[int], budget: Budget) -> list[tuple[Move, ...]]:
     """``first`` followed by one to four legal moves that leave the board as ``observed``

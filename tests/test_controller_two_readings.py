@@ -275,3 +275,32 @@ def test_the_search_kept_to_handled_cells_finds_what_explain_finds_in_fewer_move
                                                                      ["f2f3", "e4c2", "d1c1"]]
     assert narrow == wide
     assert 10**6 - budget.nodes < 1000 < SEARCH_NODES
+
+
+def test_a_question_stays_while_the_players_play_on_from_either_reading() -> None:
+    # The question above, the players playing on unanswered (seed 3019, phase 0.668): Rd1-c1,
+    # Bc2-d3, Rc1-d1, Bd3-c4, f3-f4. Read from f5e4 alone, the other reading soon needs more
+    # moves than the search reaches; followed on from where they were asked (``played_on``),
+    # it fits at each board change, and f5d3 f2f3 (read with the rook back on d1) is no final.
+    fen = "r4rk1/pp4pp/1bp5/3pPb2/7N/2P3BP/P4PPK/R2R4 b - - 0 21"
+    events = [(40291, "f5", False, ""), (40535, "e4", True, "b"), (41226, "f3", True, "P"), (41254, "f2", False, ""),
+              (41275, "d1", False, ""), (41415, "e4", False, ""), (41464, "c2", True, "b"), (41711, "c1", True, "R"),
+              (42124, "c2", False, ""), (42320, "d3", True, "b"), (43251, "c1", False, ""), (43475, "d1", True, "R"),
+              (44080, "d3", False, ""), (44269, "c4", True, "b"), (46506, "f3", False, ""), (46699, "f4", True, "P")]
+    core = play_timed(events, fen, timing=SCAN)
+    assert texts(core) == []
+    prompt = core.status.prompt
+    assert prompt is not None and prompt.kind == PromptKind.WHICH_MOVE
+    assert ("f5e4", "f2f3", "e4c2", "d1c1", "c2d3", "c1d1", "d3c4", "f3f4") in [o.texts for o in prompt.options]
+
+
+def test_a_question_ends_when_the_board_no_longer_follows_on_from_the_other_reading() -> None:
+    # Bf1 shown on d3, going on to b5 within a scan of Black's Ng8-f6 (seed 5014, phase 0.101):
+    # f1d3 g8f6 d3b5 fits as well as f1b5 g8f6 while White's d-pawn is in the hand, and is
+    # asked. The pawn put down on d3 is White's move again after d3b5: the board no longer
+    # follows on from that reading, and the bishop's going on was the move.
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    events = [(2657, "f1", False, ""), (2815, "d3", True, "B"), (3035, "d3", False, ""), (3127, "g8", False, ""),
+              (3179, "f6", True, "n"), (3193, "b5", True, "B"), (3282, "d2", False, ""), (3475, "d3", True, "P"),
+              (3564, "f8", False, ""), (3588, "e7", True, "b")]
+    assert texts(play_timed(events, fen, timing=SCAN))[:3] == ["f1b5", "g8f6", "d2d3"]
