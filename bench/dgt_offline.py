@@ -17,7 +17,8 @@ Reported: games move for move, wrong final moves, and the latency of moves that 
 extended, from the hand's last touch (the script's time) and from the board's report of the
 move's last change (what the core adds), p50/p95/p99/max; and from the last touch split into
 moves read alone and moves made final together with the move before (a held reading, a
-flurry worked out together).
+flurry worked out together); and the referee's CPU time (its events and ticks, every game; the
+costliest games named), the cost a Pi's controller thread pays.
 """
 
 from __future__ import annotations
