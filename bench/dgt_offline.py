@@ -17,7 +17,8 @@ Reported: games move for move, wrong final moves, and the latency of moves that 
 extended, from the hand's last touch (the script's time) and from the board's report of the
 move's last change (what the core adds), p50/p95/p99/max; and from the last touch split into
 moves read alone and moves made final together with the move before (a held reading, a
-flurry worked out together).
+flurry worked out together); and the referee's CPU time (its events and ticks, every game; the
+costliest games named), the cost a Pi's controller thread pays.
 """
 
 from __future__ import annotations
@@ -25,12 +26,14 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import engine
 from bench.latency import extendable, pct
-from controller.core_types import Event, Timing
+from controller.core_types import Decision, Event, Timing
 from controller.inference import Referee
 
 #: One report's five bytes at 9600 baud (8N1), ms.
@@ -48,6 +51,7 @@ class Played:
     finals: list[float] = field(default_factory=list)
     last_touch: dict[int, float] = field(default_factory=dict)   # ply -> the hand's last event
     last_report: dict[int, float] = field(default_factory=dict)  # ply -> report of its last change
+    cpu_s: float = 0.0  # the referee's CPU time (its events and ticks), s
 
     @property
     def wrong(self) -> int:
@@ -129,6 +133,12 @@ def play(moves: Sequence[str], seed: int, scan_ms: float, phase: float, hands_kw
     referee = Referee(engine.start_position(variant), identity=True,
                       timing=Timing(scan_ms=int(scan_ms) + 2))
 
+    def timed(call: Callable[[Any], Decision], arg: Any) -> Decision:
+        start = time.process_time()
+        decision = call(arg)
+        game.cpu_s += time.process_time() - start
+        return decision
+
     def took(decision, at: float) -> None:
         for move in decision.accepted:
             game.texts.append(engine.move_text(variant, move))
@@ -147,15 +157,16 @@ def play(moves: Sequence[str], seed: int, scan_ms: float, phase: float, hands_kw
             due = referee.deadline
             if due is None or due > t:
                 break
-            took(referee.tick(due), due)
+            took(timed(referee.tick, due), due)
         code = variant.parse_symbol(piece) if piece else 0
-        took(referee.event(Event(cell, piece is not None, t, code)), t)
+        took(timed(referee.event, Event(cell, piece is not None, t, code)), t)
         if verbose:
             print(f"{t:9d}  board {'place' if piece else 'lift '} {variant.geometry.names[cell]} {piece or ''}"
                   f" -> {referee.status.message[:70]} [deadline {referee.deadline}]")
     for _ in range(20):  # the last move: final at its own deadline
         due = referee.deadline
-        took(referee.tick(due if due is not None else t + 60_000), due if due is not None else t + 60_000)
+        at = due if due is not None else t + 60_000
+        took(timed(referee.tick, at), at)
     return game
 
 
@@ -190,6 +201,8 @@ def main() -> None:
         print(f"wrong {game.wrong}, {len(game.texts)}/{len(game.moves)}")
         return
     ok = total = wrong = misread = 0
+    cpu = 0.0
+    costly: list[tuple[float, int, float]] = []  # (referee CPU s, seed, phase) per game
     touch: list[float] = []
     report: list[float] = []
     together: list[bool] = []  # per move timed: made final with the move before
@@ -204,6 +217,8 @@ def main() -> None:
     with multiprocessing.Pool(args.jobs) as pool:
         for (moves, seed, _scan, phase, _hands), game in zip(runs, pool.imap(_play, runs), strict=True):
             total += 1
+            cpu += game.cpu_s
+            costly.append((game.cpu_s, seed, phase))
             ok += game.texts == list(moves)
             wrong += game.wrong
             misread += game.wrong > 0
@@ -237,6 +252,8 @@ def main() -> None:
                   f"p95 {pct(xs, 95):.0f}  p99 {pct(xs, 99):.0f}  max {max(xs):.0f} ms")
     slowest = [(round(a), b, c, round(d, 3)) for a, b, c, d in sorted(slow)[-6:]]
     print("  slowest (touch ms, seed, ply, phase):", slowest)
+    print(f"  referee CPU (its events and ticks, all games): {cpu:.1f} s; costliest games (s, seed, phase):",
+          [(round(a, 1), b, round(c, 3)) for a, b, c in sorted(costly)[-5:]])
 
 
 if __name__ == "__main__":

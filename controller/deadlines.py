@@ -34,6 +34,7 @@ from .two_readings import (
     landing_unseen_until,
     lifted_before_the_move,
     next_move_too,
+    played_on,
     resting_in_fewer,
     stops_on_the_way,
     taken_unseen,
@@ -45,6 +46,7 @@ class Deadlines(Judging):
     """The decisions at a deadline (``Pending.deadline``)."""
 
     _asked_both: Move | None
+    _asked_other: list[tuple[Move, ...]]
 
     def _accept(self, move: Move, now: int, accepted: list[Move], keep: frozenset[int] = frozenset()) -> None:
         raise NotImplementedError
@@ -89,6 +91,10 @@ class Deadlines(Judging):
         hands = self._hands
         other = next_move_too(hands, self.position, self.identity, self._game.timing.scan_ms, reading, went_on,
                               started)
+        if self._asked_both == reading:
+            # Asked before: the players may have played on unanswered, out of that search's
+            # reach (f5e4, f2f3, e4c2, d1c1, c2d3, c1d1...: seed 3019), not out of the board's.
+            other = list(dict.fromkeys(played_on(hands, self.position, self.identity, self._asked_other) + other))
         if not other and self._asked_both != reading:
             return False
         # (Its moves in turn too: a move read last that began more than a scan before the one
@@ -98,13 +104,16 @@ class Deadlines(Judging):
                 if landed_in_turn(hands, seq)]
         if not other:
             if rest:
+                # Asked before, and the board no longer follows on from the other reading (a
+                # man of the mover's put down out of turn: seed 5014's d2-d3 after f1d3 g8f6
+                # d3b5): the going on was the move.
                 return False
             # Asked before, and the going on is no complete reading of the board yet (a move
             # under way), while the other reading, one move longer, may come in reach again:
             # neither is taken before one reads the whole board.
             self._pending = Pending(PendingKind.PARTIAL, sig)
             return True
-        self._asked_both = reading
+        self._asked_both, self._asked_other = reading, other[:MAX_CHOICES]
         seqs = (rest or [(went_on,)]) + other
         self._ask(choice_prompt(self.position, seqs[:MAX_CHOICES], 0, force_which=True), sig)
         return True

@@ -82,6 +82,9 @@ class Referee(Touches):
         #: The reading the players were asked about since the last final move, as its piece may
         #: have gone on or made the mover's next move (``Deadlines._ask_both``).
         self._asked_both: Move | None = None
+        #: The other readings asked about then (the reading, a reply, the mover's next move...),
+        #: followed on as the players play on unanswered (``two_readings.played_on``).
+        self._asked_other: list[tuple[Move, ...]] = []
         #: The latest provisional reading since the last final move, with the cells handled
         #: when the board first showed it (see ``_reply_done``).
         #: (shape, since, cells it may go on to, cells of the bigger moves it may be part of)
@@ -352,6 +355,7 @@ class Referee(Touches):
         self._hands.lifted_t = {c: t for c, t in self._hands.lifted_t.items() if c in keep or c in self._stray}
         self._reading = None
         self._asked_both = None
+        self._asked_other = []
         self._resync = False
         self._close_prompt()
         self._dismissed = None
@@ -367,6 +371,7 @@ class Referee(Touches):
         self._hands.either.clear()
         self._reading = None
         self._asked_both = None
+        self._asked_other = []
         self._shown.clear()
         self._moves.undone()
         return move

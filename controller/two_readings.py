@@ -32,9 +32,13 @@ from engine import Move, Position
 
 from .core_types import SCAN_MARGIN_MS
 from .hand_rules import between
+from .handled_search import Budget, handled_sequences
 from .readings import Readings
 from .scan_guard import began, in_turn
 from .signatures import MoveIndex, diff_sig, explain, looks, seen
+
+#: Moves the searches of one board that fits two readings may try together (``next_move_too``).
+SEARCH_NODES = 40_000
 
 
 def taken_unseen(hands: Readings, position: Position, identity: bool, seq: tuple[Move, ...]) -> bool:
@@ -149,33 +153,88 @@ def next_move_too(hands: Readings, position: Position, identity: bool, scan_ms: 
     # The reading, then up to four more moves (the reply, the mover's next move and the next
     # player's after it: the question stays open while they play on), give or take men
     # lifted since the last piece was put down (in a hand: the going on as read so far allows
-    # them too).
+    # them too), or else one man lifted since the next player started (a player takes hold of
+    # a man before the other's move is complete, seed 3019: White's rook lifted from d1 for its
+    # next move before Black's bishop, going on from e4 on top of White's reply, landed on c2).
     down = max((hands.cell_t.get(c, 0) for c, v in hands.diff.items() if v), default=max(left))
-    in_hand = {c for c, v in hands.diff.items() if v == 0 and hands.cell_t.get(c, 0) > max(*left, down)}
-    observed = list(hands.observed)
-    seqs = _then(position, reading, hands, identity, observed)
-    if not seqs and in_hand:
-        for c in in_hand:
-            observed[c] = hands.expected[c]
-        seqs = _then(position, reading, hands, identity, observed)
+    lifted = {c for c, v in hands.diff.items() if v == 0 and hands.expected[c]}
+    last = frozenset(c for c in lifted if hands.cell_t.get(c, 0) > max(*left, down))
+    tries = [frozenset(), last, *(frozenset((c,)) for c in sorted(lifted) if hands.cell_t.get(c, 0) > started)]
+    seqs: list[tuple[Move, ...]] = []
+    # (One budget for every try: the searches run at each board change while the players are
+    # asked, on a board that grows as they play on.)
+    budget = Budget(SEARCH_NODES)
+    for in_hand in dict.fromkeys(tries):
+        if in_hand or not seqs:
+            observed = [hands.expected[c] if c in in_hand else v for c, v in enumerate(hands.observed)]
+            seqs = _then(position, reading, hands, identity, observed, budget)
+        if seqs:
+            break
     return [seq for seq in in_turn(hands, scan_ms, seqs) if landed_in_turn(hands, seq)]
 
 
+def played_on(hands: Readings, position: Position, identity: bool,
+              asked: list[tuple[Move, ...]]) -> list[tuple[Move, ...]]:
+    """The readings ``asked`` (each a reading, a reply and the mover's next move..., asked
+    about), followed on to the board as it is now: each one's last move, which may have gone
+    on, then up to three more moves, with men lifted since the last piece was put down maybe
+    in a hand. While a question stands the players may play on, a move at a time, soon beyond
+    ``next_move_too``'s reach from the reading alone; from where they were asked, each move is
+    one more. Empty when the board follows on from none (a man put down out of turn)."""
+    down = max((hands.cell_t.get(c, 0) for c, v in hands.diff.items() if v), default=0)
+    look = looks(position.variant) if identity else None
+    budget = Budget(SEARCH_NODES)
+    found: list[tuple[Move, ...]] = []
+    for seq in asked:
+        with position.after(*seq):
+            # (In a hand: a man lifted since the last put-down from where ``seq`` left it.)
+            board = position.board
+            last = {c: seen(board[c], identity, look) for c in hands.touched
+                    if board[c] and not hands.observed[c] and hands.cell_t.get(c, 0) > down}
+        with position.after(*seq[:-1]):
+            for in_hand in ({}, last) if last else ({},):
+                observed = [in_hand.get(c, v) for c, v in enumerate(hands.observed)]
+                more = _followed(position, seq[-1], hands, identity, observed, max_plies=3, budget=budget)
+                # (Put down in turn from where they were asked: a knight gone back and out
+                # again, f6g8 and g8f6, fills no turn.)
+                more = [s for s in more if _put_down_in_turn(hands, seq[-2:-1] + s)]
+                if more:
+                    found += [seq[:-1] + s for s in more]
+                    break
+    return list(dict.fromkeys(found))
+
+
+def _put_down_in_turn(hands: Readings, seq: tuple[Move, ...]) -> bool:
+    """``landed_in_turn`` for moves whose landings the board still shows: a cell a later move
+    of ``seq`` leaves reports that lift, not the landing before it."""
+    def landings(i: int) -> list[int]:
+        left = {s for m in seq[i + 1:] for s, d in m.relocations if s != d}
+        return [hands.cell_t[d] for s, d in seq[i].relocations if s != d and d in hands.cell_t and d not in left]
+
+    for i in range(1, len(seq) - 1):
+        la, lb = landings(i), landings(i + 1)
+        if la and lb and max(la) > min(lb):
+            return False
+    return True
+
+
 def _then(position: Position, first: Move, hands: Readings, identity: bool,
-          observed: list[int]) -> list[tuple[Move, ...]]:
+          observed: list[int], budget: Budget) -> list[tuple[Move, ...]]:
     """``first`` followed by one to four legal moves that leave the board as ``observed``
     (every cell they change handled): one more than ``with_the_rest`` reads after the going on,
     so that the two readings are weighed on the same board."""
-    # (A larger search than ``explain``'s default: only for a board that fits two readings.)
-    seqs = _followed(position, first, hands, identity, observed, max_plies=4, max_nodes=40_000)
+    # (Deeper than ``explain``'s default, kept to handled cells: only for a board that fits two
+    # readings.)
+    seqs = _followed(position, first, hands, identity, observed, max_plies=4, budget=budget)
     return [] if seqs == [(first,)] else seqs
 
 
 def _followed(position: Position, first: Move, hands: Readings, identity: bool, observed: list[int],
-              max_plies: int, max_nodes: int = 4000) -> list[tuple[Move, ...]]:
+              max_plies: int, budget: Budget | None = None) -> list[tuple[Move, ...]]:
     """``first`` followed by one legal move, or failing that up to ``max_plies`` of them, that
     leave the board as ``observed`` (every cell they change handled); ``[(first,)]`` when
-    ``first`` alone does."""
+    ``first`` alone does. With ``budget``: searched by ``handled_sequences`` within it (else by
+    ``explain``, within its default budget)."""
     look = looks(position.variant) if identity else None
     with position.after(first):
         board = position.board
@@ -185,8 +244,9 @@ def _followed(position: Position, first: Move, hands: Readings, identity: bool, 
         sig = frozenset((c, observed[c]) for c in diff)
         found: list[tuple[Move, ...]] = [(s.move,) for s in MoveIndex(position, identity).match(sig, hands.touched)]
         if not found:
-            found = explain(position, observed, diff, hands.touched, identity, strict=True, max_plies=max_plies,
-                            max_nodes=max_nodes)
+            found = (explain(position, observed, diff, hands.touched, identity, strict=True, max_plies=max_plies)
+                     if budget is None else
+                     handled_sequences(position, observed, diff, hands.touched, identity, max_plies, budget))
     return [(first, *seq) for seq in found]
 
 

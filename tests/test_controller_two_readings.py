@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import engine
 from controller.core_types import SCAN_MARGIN_MS, Event, PromptKind, StatusKind, Timing
+from controller.handled_search import Budget, handled_sequences
 from controller.inference import Referee
+from controller.signatures import explain, looks, seen
+from controller.two_readings import SEARCH_NODES
 from tests.core_scripts import CHESS, play_timed, texts
 
 SCAN = Timing(scan_ms=222)
@@ -232,3 +235,72 @@ def test_a_man_taken_unseen_where_the_mover_left_may_be_on_its_way_too() -> None
     played = ["d1c1", "c2d3", "c1d1", "d3c4"]
     got = texts(play_timed(events, fen, timing=SCAN))
     assert got == played[:len(got)]
+
+
+def test_a_slide_going_on_with_the_next_players_next_man_in_hand_is_asked() -> None:
+    # Black's bishop f5-e4 (shown 0.7 s), White's f2-f3, Black's bishop on to c2 as its next
+    # move, White's rook lifted from d1 for its next move before the bishop landed (seed 3019,
+    # phase 0.668). f5c2 f2f3 was read: f5e4, f2f3, e4c2 fits too once d1 is taken as in
+    # White's hand (a player takes hold of a man before the other's move is complete).
+    fen = "r4rk1/pp4pp/1bp5/3pPb2/7N/2P3BP/P4PPK/R2R4 b - - 0 21"
+    events = [(40291, "f5", False, ""), (40535, "e4", True, "b"), (41226, "f3", True, "P"), (41254, "f2", False, ""),
+              (41275, "d1", False, ""), (41415, "e4", False, ""), (41464, "c2", True, "b")]
+    core = play_timed(events, fen, timing=SCAN)
+    assert texts(core) == []
+    prompt = core.status.prompt
+    assert prompt is not None and prompt.kind == PromptKind.WHICH_MOVE
+    assert ("f5e4", "f2f3", "e4c2") in [o.texts for o in prompt.options]
+
+
+def test_the_search_kept_to_handled_cells_finds_what_explain_finds_in_fewer_moves() -> None:
+    # The moves of the question above, from the position after Black's f5e4: f2f3, e4c2, d1c1.
+    # ``handled_sequences`` pushes only moves that change differing or handled cells, so it
+    # finds ``explain(strict=True)``'s sequences while trying a fraction of its moves: it runs
+    # at each board change while the players are asked (``SEARCH_NODES`` for them all).
+    pos = engine.parse_fen(CHESS, "r4rk1/pp4pp/1bp5/3pP3/4b2N/2P3BP/P4PPK/R2R4 w - - 1 22")
+    start = [seen(code, True, looks(CHESS)) for code in pos.board]
+    moves = []
+    for text in ("f2f3", "e4c2", "d1c1"):
+        moves.append(pos.parse_move(text))
+        pos.push(moves[-1])
+    observed = [seen(code, True, looks(CHESS)) for code in pos.board]
+    for _ in moves:
+        pos.pop()
+    diff = {c for c, v in enumerate(observed) if v != start[c]}
+    touched = diff | {CHESS.geometry.index("e4")}
+    wide = explain(pos, observed, diff, touched, True, strict=True, max_plies=4, max_nodes=10**6)
+    budget = Budget(10**6)
+    narrow = handled_sequences(pos, observed, diff, touched, True, 4, budget)
+    assert sorted([pos.move_text(m) for m in seq] for seq in wide) == [["d1c1", "e4c2", "f2f3"],
+                                                                     ["f2f3", "e4c2", "d1c1"]]
+    assert narrow == wide
+    assert 10**6 - budget.nodes < 1000 < SEARCH_NODES
+
+
+def test_a_question_stays_while_the_players_play_on_from_either_reading() -> None:
+    # The question above, the players playing on unanswered (seed 3019, phase 0.668): Rd1-c1,
+    # Bc2-d3, Rc1-d1, Bd3-c4, f3-f4. Read from f5e4 alone, the other reading soon needs more
+    # moves than the search reaches; followed on from where they were asked (``played_on``),
+    # it fits at each board change, and f5d3 f2f3 (read with the rook back on d1) is no final.
+    fen = "r4rk1/pp4pp/1bp5/3pPb2/7N/2P3BP/P4PPK/R2R4 b - - 0 21"
+    events = [(40291, "f5", False, ""), (40535, "e4", True, "b"), (41226, "f3", True, "P"), (41254, "f2", False, ""),
+              (41275, "d1", False, ""), (41415, "e4", False, ""), (41464, "c2", True, "b"), (41711, "c1", True, "R"),
+              (42124, "c2", False, ""), (42320, "d3", True, "b"), (43251, "c1", False, ""), (43475, "d1", True, "R"),
+              (44080, "d3", False, ""), (44269, "c4", True, "b"), (46506, "f3", False, ""), (46699, "f4", True, "P")]
+    core = play_timed(events, fen, timing=SCAN)
+    assert texts(core) == []
+    prompt = core.status.prompt
+    assert prompt is not None and prompt.kind == PromptKind.WHICH_MOVE
+    assert ("f5e4", "f2f3", "e4c2", "d1c1", "c2d3", "c1d1", "d3c4", "f3f4") in [o.texts for o in prompt.options]
+
+
+def test_a_question_ends_when_the_board_no_longer_follows_on_from_the_other_reading() -> None:
+    # Bf1 shown on d3, going on to b5 within a scan of Black's Ng8-f6 (seed 5014, phase 0.101):
+    # f1d3 g8f6 d3b5 fits as well as f1b5 g8f6 while White's d-pawn is in the hand, and is
+    # asked. The pawn put down on d3 is White's move again after d3b5: the board no longer
+    # follows on from that reading, and the bishop's going on was the move.
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    events = [(2657, "f1", False, ""), (2815, "d3", True, "B"), (3035, "d3", False, ""), (3127, "g8", False, ""),
+              (3179, "f6", True, "n"), (3193, "b5", True, "B"), (3282, "d2", False, ""), (3475, "d3", True, "P"),
+              (3564, "f8", False, ""), (3588, "e7", True, "b")]
+    assert texts(play_timed(events, fen, timing=SCAN))[:3] == ["f1b5", "g8f6", "d2d3"]
