@@ -48,8 +48,10 @@ def clocked(rig: Callable[..., Rig], mock_pins: MockFactory, **config: Any) -> t
 def announced(rig: Rig, plies: int) -> dict:
     """The computer's move, once the service shows it for the game's ply ``plies``."""
     def shown() -> bool:
+        # (The controller thread sets the guide, then shows it: the summary comes a moment later.)
         guide = rig.service.opponents.guide
-        return guide is not None and guide.move is not None and guide.plies == plies
+        return (guide is not None and guide.move is not None and guide.plies == plies
+                and rig.service.outputs.summary.get("opponent", {}).get("move") == guide.text)
     rig.wait(shown)
     return rig.service.outputs.summary["opponent"]
 

@@ -113,11 +113,12 @@ class Outputs:
         session = service.session
         status = session.status
         notice = ". ".join(x for x in (service.store.problem, service.boards.notice) if x)  # a full disk first
-        self.summary = {"id": session.game_id, "phase": session.phase.value, "message": notice or status.message}
+        summary: dict[str, Any] = {"id": session.game_id, "phase": session.phase.value,
+                                   "message": notice or status.message}
         turn = service.opponents.guide
         if turn is not None:  # chessery status (and tests) read the opponent's move here
-            self.summary["opponent"] = {"side": service.variant.sides[turn.side], "move": turn.text,
-                                        "say": turn.line}
+            summary["opponent"] = {"side": service.variant.sides[turn.side], "move": turn.text, "say": turn.line}
+        self.summary = summary  # whole: other threads read it
         window = service.window
         if window is not None:
             guide = service.opponents.line()
