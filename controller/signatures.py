@@ -13,6 +13,7 @@ Everything here derives from the engine's ``Move.changes``: no variant is specia
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from engine import Move, Position, Variant
 from engine.pictures import physical_codes
@@ -238,17 +239,34 @@ def diff_sig(observed: list[int], expected: list[int], cells: Iterable[int]) -> 
     return frozenset((c, observed[c]) for c in cells if observed[c] != expected[c])
 
 
+@dataclass
+class Budget:
+    """Moves a search may still try; one may be shared by several searches (those of one
+    board change, ``two_readings``)."""
+
+    nodes: int
+
+
 def explain(pos: Position, observed: list[int], diff_cells: set[int], touched: set[int] | frozenset[int],
-            identity: bool, strict: bool, max_plies: int = 2, max_nodes: int = 4000) -> list[tuple[Move, ...]]:
+            identity: bool, strict: bool, max_plies: int = 2, max_nodes: int = 4000, *,
+            handled_only: bool = False, budget: Budget | None = None) -> list[tuple[Move, ...]]:
     """The shortest sequences of 2 to ``max_plies`` legal moves (the side to move first, then
     the others in turn) that together leave the board as observed: a quick reply merged with the
     move before it, or moves made while the board was unplugged or the service down. ``strict``
     requires every cell whose piece changed without the reading showing it to have been handled.
     Each move must change a cell that differs or was handled (a real sequence does), which keeps
     the search small; it gives up (returns what it has, maybe nothing) after ``max_nodes`` moves
-    tried."""
+    tried, or once ``budget`` is spent when one is given.
+
+    ``handled_only`` (with ``strict``) pushes only moves whose every changed cell differs or was
+    handled: a sequence through any other cell cannot match ``strict``, so the answers are the
+    same in far fewer moves tried -- but where the budget ran out before, more may be found, so
+    only the two-readings searches, which were measured with it, ask for it."""
+    if handled_only and not strict:
+        raise ValueError("handled_only needs strict: a loose match may change cells nobody handled")
     relevant = set(diff_cells) | set(touched)
-    budget = [max_nodes]
+    if budget is None:
+        budget = Budget(max_nodes)
     board = pos.board
     look = looks(pos.variant) if identity else None
 
@@ -262,12 +280,12 @@ def explain(pos: Position, observed: list[int], diff_cells: set[int], touched: s
 
     def search(depth: int, path: list[Move], changed: set[int], out: list[tuple[Move, ...]]) -> None:
         for move in pos.legal_moves():
-            if budget[0] <= 0:
+            if budget.nodes <= 0:
                 return
             cells = {c for c, b, a in move.changes if b != a}
-            if not cells & relevant:
+            if not cells & relevant or (handled_only and not cells <= relevant):
                 continue
-            budget[0] -= 1
+            budget.nodes -= 1
             pos.push(move)
             try:
                 path.append(move)
@@ -284,6 +302,6 @@ def explain(pos: Position, observed: list[int], diff_cells: set[int], touched: s
     for plies in range(2, max_plies + 1):
         found: list[tuple[Move, ...]] = []
         search(plies, [], set(), found)
-        if found or budget[0] <= 0:
+        if found or budget.nodes <= 0:
             return found
     return []

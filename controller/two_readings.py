@@ -32,10 +32,9 @@ from engine import Move, Position
 
 from .core_types import SCAN_MARGIN_MS
 from .hand_rules import between
-from .handled_search import Budget, handled_sequences
 from .readings import Readings
 from .scan_guard import began, in_turn
-from .signatures import MoveIndex, diff_sig, explain, looks, seen
+from .signatures import Budget, MoveIndex, diff_sig, explain, looks, seen
 
 #: Moves the searches of one board that fits two readings may try together (``next_move_too``).
 SEARCH_NODES = 40_000
@@ -233,8 +232,8 @@ def _followed(position: Position, first: Move, hands: Readings, identity: bool, 
               max_plies: int, budget: Budget | None = None) -> list[tuple[Move, ...]]:
     """``first`` followed by one legal move, or failing that up to ``max_plies`` of them, that
     leave the board as ``observed`` (every cell they change handled); ``[(first,)]`` when
-    ``first`` alone does. With ``budget``: searched by ``handled_sequences`` within it (else by
-    ``explain``, within its default budget)."""
+    ``first`` alone does. With ``budget``: searched within it, kept to handled cells (else
+    within ``explain``'s default budget)."""
     look = looks(position.variant) if identity else None
     with position.after(first):
         board = position.board
@@ -244,9 +243,8 @@ def _followed(position: Position, first: Move, hands: Readings, identity: bool, 
         sig = frozenset((c, observed[c]) for c in diff)
         found: list[tuple[Move, ...]] = [(s.move,) for s in MoveIndex(position, identity).match(sig, hands.touched)]
         if not found:
-            found = (explain(position, observed, diff, hands.touched, identity, strict=True, max_plies=max_plies)
-                     if budget is None else
-                     handled_sequences(position, observed, diff, hands.touched, identity, max_plies, budget))
+            found = explain(position, observed, diff, hands.touched, identity, strict=True, max_plies=max_plies,
+                            handled_only=budget is not None, budget=budget)
     return [(first, *seq) for seq in found]
 
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import engine
 from controller.core_types import SCAN_MARGIN_MS, Event, PromptKind, StatusKind, Timing
-from controller.handled_search import Budget, handled_sequences
 from controller.inference import Referee
-from controller.signatures import explain, looks, seen
+from controller.signatures import Budget, explain, looks, seen
 from controller.two_readings import SEARCH_NODES
 from tests.core_scripts import CHESS, play_timed, texts
 
@@ -254,7 +253,7 @@ def test_a_slide_going_on_with_the_next_players_next_man_in_hand_is_asked() -> N
 
 def test_the_search_kept_to_handled_cells_finds_what_explain_finds_in_fewer_moves() -> None:
     # The moves of the question above, from the position after Black's f5e4: f2f3, e4c2, d1c1.
-    # ``handled_sequences`` pushes only moves that change differing or handled cells, so it
+    # ``explain(handled_only=True)`` pushes only moves that change differing or handled cells, so it
     # finds ``explain(strict=True)``'s sequences while trying a fraction of its moves: it runs
     # at each board change while the players are asked (``SEARCH_NODES`` for them all).
     pos = engine.parse_fen(CHESS, "r4rk1/pp4pp/1bp5/3pP3/4b2N/2P3BP/P4PPK/R2R4 w - - 1 22")
@@ -270,7 +269,7 @@ def test_the_search_kept_to_handled_cells_finds_what_explain_finds_in_fewer_move
     touched = diff | {CHESS.geometry.index("e4")}
     wide = explain(pos, observed, diff, touched, True, strict=True, max_plies=4, max_nodes=10**6)
     budget = Budget(10**6)
-    narrow = handled_sequences(pos, observed, diff, touched, True, 4, budget)
+    narrow = explain(pos, observed, diff, touched, True, strict=True, max_plies=4, handled_only=True, budget=budget)
     assert sorted([pos.move_text(m) for m in seq] for seq in wide) == [["d1c1", "e4c2", "f2f3"],
                                                                      ["f2f3", "e4c2", "d1c1"]]
     assert narrow == wide
