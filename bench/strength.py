@@ -33,6 +33,7 @@ its time; with the wall clock they would share the cores).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import shutil
 import time
@@ -209,8 +210,9 @@ def match(spec: MatchSpec, games: int, earlier: list[str], jobs: int = 1) -> Tal
     results = {g: r for g, r in results.items() if g < games}
     todo = [g for g in range(games) if g not in results]
     start = time.perf_counter()
-    with ProcessPoolExecutor(jobs) if jobs > 1 and len(todo) > 1 else _Serial() as pool:
-        for g, result, plies, adj in pool.map(play_numbered, [spec] * len(todo), todo):
+    pool = ProcessPoolExecutor(jobs) if jobs > 1 and len(todo) > 1 else None
+    with pool or contextlib.nullcontext():
+        for g, result, plies, adj in (pool.map if pool else map)(play_numbered, [spec] * len(todo), todo):
             print(spec.line(g, result, plies, adj), flush=True)
             results[g] = (result, plies, adj)
     for result, plies, adj in results.values():
@@ -221,20 +223,6 @@ def match(spec: MatchSpec, games: int, earlier: list[str], jobs: int = 1) -> Tal
         tally.losses += result == "L"
     tally.seconds = time.perf_counter() - start
     return tally
-
-
-class _Serial:
-    """A pool of one: the games in this process, in order (so --jobs 1 needs no child)."""
-
-    def __enter__(self) -> _Serial:
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        return None
-
-    def map(self, fn: Callable[[MatchSpec, int], tuple[int, str, int, bool]], specs: list[MatchSpec],
-            numbers: list[int]) -> Iterable[tuple[int, str, int, bool]]:
-        return map(fn, specs, numbers)
 
 
 def report(name: str, label: str, t: Tally, goal: float, above: bool = False) -> None:

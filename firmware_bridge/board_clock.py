@@ -32,27 +32,21 @@ class BoardClock:
 
     def __init__(self) -> None:
         self._seen: deque[tuple[int, int]] = deque()  # (board ms, host ms - board ms), oldest first
-        self._offset: int | None = None
-        self._last_board_ms: int | None = None
 
     def restart(self) -> None:
         self._seen.clear()
-        self._offset = None
-        self._last_board_ms = None
 
     def note(self, board_ms: int, host_ms: int) -> None:
         """A frame the board stamped ``board_ms`` was read at ``host_ms``."""
-        if self._last_board_ms is not None and board_ms < self._last_board_ms:
-            self.restart()
-        self._last_board_ms = board_ms
         seen = self._seen
+        if seen and board_ms < seen[-1][0]:
+            seen.clear()  # the board's clock went back: it restarted (or its u32 wrapped)
         seen.append((board_ms, host_ms - board_ms))
         while seen[0][0] < board_ms - WINDOW_MS:
             seen.popleft()
-        # A few hundred frames at most (heartbeats come every 250 ms of quiet): no need for a
-        # cleverer sliding minimum.
-        self._offset = min(offset for _, offset in seen)
 
     def host_ms(self, board_ms: int) -> int | None:
         """When, on the host's clock, the board's clock read ``board_ms``; None before any frame."""
-        return None if self._offset is None else board_ms + self._offset
+        # A few hundred frames at most (heartbeats come every 250 ms of quiet), and one change
+        # asks for every several frames noted: the smallest is taken here, plainly.
+        return board_ms + min(offset for _, offset in self._seen) if self._seen else None
