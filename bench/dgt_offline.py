@@ -2,7 +2,7 @@
 would report for the hand model's script, computed instead of run, fed to the referee core.
 
     ./dev bench dgt_offline [--games 3] [--seeds 0,1,2] [--scan 220] [--phases 4]
-        [--min-reply-ms MS] [--verbose SEED] [--jobs N] [--only SEEDS]
+        [--min-reply-ms MS] [--verbose SEED] [--jobs N] [--only SEEDS] [--answer-ms MS]
 
 A DGT board visits its squares in wire order (a8 = 0 ... h1 = 63), a full scan every
 ``--scan`` ms, and reports a square whose piece differs from what it last reported
@@ -17,7 +17,10 @@ Reported: games move for move, wrong final moves, and the latency of moves that 
 extended, from the hand's last touch (the script's time) and from the board's report of the
 move's last change (what the core adds), p50/p95/p99/max; and from the last touch split into
 moves read alone and moves made final together with the move before (a held reading, a
-flurry worked out together); and the referee's CPU time (its events and ticks, every game; the
+flurry worked out together); the questions put to the players, how many of them had the moves
+played among their options, and with ``--answer-ms`` how many a player at the screen answered
+(the hands go on playing meanwhile, as the hand model does not read the screen); and the
+referee's CPU time (its events and ticks, every game; the
 costliest games named), the cost a Pi's controller thread pays.
 """
 
@@ -29,6 +32,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import engine
@@ -52,6 +56,9 @@ class Played:
     last_touch: dict[int, float] = field(default_factory=dict)   # ply -> the hand's last event
     last_report: dict[int, float] = field(default_factory=dict)  # ply -> report of its last change
     cpu_s: float = 0.0  # the referee's CPU time (its events and ticks), s
+    asked: int = 0  # questions put to the players (each new one, not each time it is shown again)
+    answered: int = 0  # answered with the moves played (``--answer-ms``)
+    unanswerable: int = 0  # asked with no option that is the moves played
 
     @property
     def wrong(self) -> int:
@@ -115,7 +122,7 @@ def _cell_of_wire(variant: engine.Variant, square: int) -> int:
 
 
 def play(moves: Sequence[str], seed: int, scan_ms: float, phase: float, hands_kwargs: dict,
-         verbose: bool = False) -> Played:
+         verbose: bool = False, answer_ms: float | None = None) -> Played:
     from tests.hand_model import Hands, game_script_with_plies
 
     variant = engine.find_variant("chess")
@@ -147,6 +154,46 @@ def play(moves: Sequence[str], seed: int, scan_ms: float, phase: float, hands_kw
                 print(f"{at:9.0f}  FINAL {game.texts[-1]} (ply {len(game.texts)}; played "
                       f"{moves[len(game.texts) - 1] if len(game.texts) <= len(moves) else '-'})")
 
+    # A player at the screen: a question (kept while it is shown again after a board change,
+    # until a move is final) is answered ``answer_ms`` after it first came, with the option
+    # that is what the players did, if there is one.
+    asked_at: tuple[float, int] | None = None  # (when, plies final then)
+
+    def answer(now: float) -> bool:
+        """Note a new question; answer it if it is time (True: answered)."""
+        nonlocal asked_at
+        prompt = referee.status.prompt
+        if prompt is None:
+            if asked_at is not None and asked_at[1] != len(game.texts):
+                asked_at = None
+            return False
+        if asked_at is None or asked_at[1] != len(game.texts):
+            asked_at = (now, len(game.texts))
+            game.asked += 1
+            done = len(game.texts)
+            if not any(not o.undo and o.moves and [engine.move_text(variant, m) for m in o.moves]
+                       == list(moves[done:done + len(o.moves)]) for o in prompt.options):
+                game.unanswerable += 1
+        if answer_ms is None or now < asked_at[0] + answer_ms:
+            return False
+        done = len(game.texts)
+        for o in prompt.options:
+            if not o.undo and o.moves and [engine.move_text(variant, m) for m in o.moves] == \
+                    list(moves[done:done + len(o.moves)]):
+                game.answered += 1
+                took(timed(partial(referee.answer, o.key), int(now)), now)
+                if verbose:
+                    print(f"{now:9.0f}  answer {o.key}")
+                return True
+        return False
+
+    def answer_due(before: float | None) -> float | None:
+        """When the open question is answered, if that comes before ``before`` (None: any time)."""
+        if answer_ms is None or asked_at is None or referee.status.prompt is None:
+            return None
+        at = asked_at[0] + answer_ms
+        return at if before is None or at < before else None
+
     if verbose:
         for t, kind, name, piece, ply in actions:
             print(f"{t:9.0f}  hand  {kind} {name} {piece or ''} (ply {ply + 1})")
@@ -155,23 +202,33 @@ def play(moves: Sequence[str], seed: int, scan_ms: float, phase: float, hands_kw
         t = int(host)
         for _ in range(20):
             due = referee.deadline
+            at = answer_due(due)
+            if at is not None and at <= t and answer(at):
+                continue
             if due is None or due > t:
                 break
             took(timed(referee.tick, due), due)
+            answer(due)
         code = variant.parse_symbol(piece) if piece else 0
         took(timed(referee.event, Event(cell, piece is not None, t, code)), t)
+        answer(t)
         if verbose:
             print(f"{t:9d}  board {'place' if piece else 'lift '} {variant.geometry.names[cell]} {piece or ''}"
                   f" -> {referee.status.message[:70]} [deadline {referee.deadline}]")
     for _ in range(20):  # the last move: final at its own deadline
         due = referee.deadline
+        at_answer = answer_due(due)
+        if at_answer is not None and answer(max(t, at_answer)):
+            continue
         at = due if due is not None else t + 60_000
         took(timed(referee.tick, at), at)
+        answer(at)
     return game
 
 
-def _play(run: tuple[Sequence[str], int, float, float, dict]) -> Played:
-    return play(*run)
+def _play(run: tuple[Sequence[str], int, float, float, dict, float | None]) -> Played:
+    moves, seed, scan_ms, phase, hands, answer_ms = run
+    return play(moves, seed, scan_ms, phase, hands, answer_ms=answer_ms)
 
 
 def main() -> None:
@@ -188,6 +245,9 @@ def main() -> None:
                         help="only these games (seeds, comma-separated), at the phases the whole run gives them")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
     parser.add_argument("--phase", type=float, default=None, help="with --verbose: the scan phase (0-1)")
+    parser.add_argument("--answer-ms", type=float, default=None,
+                        help="a player at the screen answers each question this long after it came, with "
+                             "the moves played (default: no one answers)")
     args = parser.parse_args()
     from bench.board_games import hands_for_boards
     from tests.historical_games import historical_games
@@ -197,10 +257,11 @@ def main() -> None:
         hands["min_reply_ms"] = args.min_reply_ms
     games = historical_games()
     if args.verbose is not None:
-        game = play(games[args.verbose % 1000], args.verbose, args.scan, args.phase or 0.0, hands, verbose=True)
+        game = play(games[args.verbose % 1000], args.verbose, args.scan, args.phase or 0.0, hands, verbose=True,
+                    answer_ms=args.answer_ms)
         print(f"wrong {game.wrong}, {len(game.texts)}/{len(game.moves)}")
         return
-    ok = total = wrong = misread = 0
+    ok = total = wrong = misread = asked = answered = unanswerable = with_questions = 0
     cpu = 0.0
     costly: list[tuple[float, int, float]] = []  # (referee CPU s, seed, phase) per game
     touch: list[float] = []
@@ -209,17 +270,20 @@ def main() -> None:
     slow: list[tuple[float, int, int, float]] = []
     rng = random.Random(0)
     # (The phases are drawn in the games' order whatever ``--jobs``: the same games either way.)
-    runs = [(moves, n + 1000 * offset, args.scan, rng.random(), hands)
+    runs = [(moves, n + 1000 * offset, args.scan, rng.random(), hands, args.answer_ms)
             for offset in (int(x) for x in args.seeds.split(","))
             for n, moves in enumerate(games[:args.games]) for _ in range(args.phases)]
     if args.only:
         runs = [run for run in runs if run[1] in {int(x) for x in args.only.split(",")}]
     with multiprocessing.Pool(args.jobs) as pool:
-        for (moves, seed, _scan, phase, _hands), game in zip(runs, pool.imap(_play, runs), strict=True):
+        for (moves, seed, _scan, phase, _hands, _answer), game in zip(runs, pool.imap(_play, runs), strict=True):
             total += 1
             cpu += game.cpu_s
             costly.append((game.cpu_s, seed, phase))
             ok += game.texts == list(moves)
+            asked, answered = asked + game.asked, answered + game.answered
+            unanswerable += game.unanswerable
+            with_questions += game.asked > 0
             wrong += game.wrong
             misread += game.wrong > 0
             if game.texts != list(moves):
@@ -240,6 +304,9 @@ def main() -> None:
                 pos.push(move)
     print(f"dgt offline, scan {args.scan:.0f} ms, hands {hands}: {ok}/{total} games move for move, "
           f"{misread} with a wrong final move, wrong final moves {wrong} (every ply after the first wrong one)")
+    print(f"  questions: {asked} in {with_questions} games, {unanswerable} without the moves played among the "
+          f"options when first asked" + (f"; answered after {args.answer_ms:.0f} ms: {answered}"
+                                         if args.answer_ms is not None else "; no one answers"))
     for name, xs in (("last touch -> final", touch), ("board's last report -> final (the core's share)", report)):
         if xs:
             print(f"  cannot be extended, {name}: {len(xs)} moves, p50 {pct(xs, 50):.0f}  p95 {pct(xs, 95):.0f}  "
