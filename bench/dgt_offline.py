@@ -59,6 +59,7 @@ class Played:
     asked: int = 0  # questions put to the players (each new one, not each time it is shown again)
     answered: int = 0  # answered with the moves played (``--answer-ms``)
     unanswerable: int = 0  # asked with no option that is the moves played
+    end: str = ""  # what the referee said last (a game stopped: a question, the board wrong)
 
     @property
     def wrong(self) -> int:
@@ -215,7 +216,7 @@ def play(moves: Sequence[str], seed: int, scan_ms: float, phase: float, hands_kw
         if verbose:
             print(f"{t:9d}  board {'place' if piece else 'lift '} {variant.geometry.names[cell]} {piece or ''}"
                   f" -> {referee.status.message[:70]} [deadline {referee.deadline}]")
-    for _ in range(20):  # the last move: final at its own deadline
+    for _ in range(20):  # the last move: final at its own deadline (``end``: what it said then)
         due = referee.deadline
         at_answer = answer_due(due)
         if at_answer is not None and answer(max(t, at_answer)):
@@ -223,6 +224,7 @@ def play(moves: Sequence[str], seed: int, scan_ms: float, phase: float, hands_kw
         at = due if due is not None else t + 60_000
         took(timed(referee.tick, at), at)
         answer(at)
+    game.end = referee.status.message
     return game
 
 
@@ -290,7 +292,8 @@ def main() -> None:
                 first = next((i for i, (a, b) in enumerate(zip(game.texts, moves, strict=False)) if a != b),
                              len(game.texts))
                 print(f"  seed {seed} phase {phase:.3f}: {len(game.texts)}/{len(moves)}, wrong {game.wrong}, "
-                      f"ply {first + 1}: {game.texts[first:first + 2]} for {list(moves[first:first + 2])}")
+                      f"ply {first + 1}: {game.texts[first:first + 2]} for {list(moves[first:first + 2])}; "
+                      f"{game.end[:60]!r}")
             pos = engine.start_position(engine.find_variant("chess"))
             for ply, text in enumerate(game.texts):
                 if text != moves[ply]:
