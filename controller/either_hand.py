@@ -52,5 +52,4 @@ def kept_through(hands: Readings, pending: Pending, shape: Shape) -> frozenset[i
     if (hands.placed or hands.latest in shape.cells or pending.kind != PendingKind.MOVE
             or pending.shapes != (shape,)):
         return frozenset()
-    kept: frozenset[int] = pending.extra.get("either_kept", frozenset())
-    return kept
+    return pending.notes.either_kept

@@ -133,7 +133,7 @@ class Referee(Touches):
         ``deadline`` when nothing else than the quiet decides. A player who watches the screen
         waits this long before starting (``event_scripts``)."""
         p = self._pending
-        short = p.extra.get("short") if p.kind == PendingKind.MOVE else None
+        short = p.notes.short if p.kind == PendingKind.MOVE else None
         return short if short is not None and self._prompt is None else self.deadline
 
     @property
@@ -167,11 +167,11 @@ class Referee(Touches):
         undone: list[Move] = []
         p = self._pending
         if (self._prompt is None and p.kind == PendingKind.MOVE and len(p.shapes) == 1 and ev.cell not in p.cells
-                and ev.down and p.extra.get("needs_either")):
+                and ev.down and p.notes.needs_either):
             # A man put down, while the reading needs a cell the player before may have handled
             # (``controller.either_hand``): no hand was free to bring it but the one holding the
             # man this reading says has landed. That cell was the player before's.
-            self._hands.touched -= p.extra["needs_either"]
+            self._hands.touched -= p.notes.needs_either
             self._hands.either.clear()
         elif (self._prompt is None and p.kind == PendingKind.MOVE and len(p.shapes) == 1 and ev.cell not in p.cells
                 and self._ends_move(ev)):
@@ -221,14 +221,14 @@ class Referee(Touches):
         come in square order, not the hands' order), and the reading with that man in the next
         player's hand is final at its short wait all the same (``tick``)."""
         p = self._pending
-        if p.extra.get("reply") and p.deadline is not None and ev.t < p.deadline:
+        if p.notes.reply and p.deadline is not None and ev.t < p.deadline:
             return False  # (the rest of the report that completed the reply: read first)
-        short = p.extra.get("short")
+        short = p.notes.short
         if ev.down:
             # On a board that scans its squares in turn a piece put down ends a reading that could
             # go on only once the mover's piece going on would have been reported
             # (``controller.scan_guard``): it is read with the reading.
-            return not (self.timing.scans_in_turn() and p.extra.get("extendable"))
+            return not (self.timing.scans_in_turn() and p.notes.extendable)
         return not self.timing.scan_ms and short is not None and ev.t >= short and bool(self._hands.observed[ev.cell])
 
     def snapshot(self, readings: list[int], now: int) -> Decision:
@@ -336,7 +336,7 @@ class Referee(Touches):
         touched = frozenset(self._hands.touched)
         p = self._pending
         # The move's own cells handled again, maybe by the next player (``either_hand``).
-        either = p.extra.get("either_kept", ()) if p.kind == PendingKind.MOVE and p.shapes[0].move is move else ()
+        either = p.notes.either_kept if p.kind == PendingKind.MOVE and p.shapes[0].move is move else ()
         self._stray = touched - prev_codes.keys() - keep
         swap = "" if self.identity else swap_text(self.variant, move)
         self._swap_cells = set() if self.identity else {c for c, _old, _new in swaps(self.variant, move)}

@@ -42,6 +42,7 @@ from .core_types import (
     Game,
     Pending,
     PendingKind,
+    PendingNotes,
     Prompt,
     Status,
     StatusKind,
@@ -262,7 +263,7 @@ class Judging:
         if guard is not None:
             deadline = max(deadline, guard)
         self._pending = Pending(PendingKind.MOVE, sig, (shape,), shape.cells, deadline=deadline,
-                                 extra={"since": since, "rest": frozenset(), "reply": True, "either_kept": either})
+                                 notes=PendingNotes(since=since, reply=True, either_kept=either))
         text = self.position.move_text(shape.move)
         side = side_name(self.variant, self.position.side)
         self._status = Status(StatusKind.MOVING, f"{side} moving: {text} (provisional)",
@@ -361,7 +362,7 @@ class Judging:
             prev = self._pending
             # When the board first showed this move: what is handled later is the next player's
             # (see ``_fire``), or the mover's piece going on.
-            since = prev.extra.get("since") if prev.kind == PendingKind.MOVE and prev.shapes == (shape,) else None
+            since = prev.notes.since if prev.kind == PendingKind.MOVE and prev.shapes == (shape,) else None
             if since is None and self._reading is not None and self._reading[0] is shape:
                 since = self._reading[1]
             if since is None:
@@ -386,14 +387,13 @@ class Judging:
                 # the earlier mover's piece reported after the first half of this one.)
                 deadline = self._hands.last_t
             self._pending = Pending(PendingKind.MOVE, sig, (shape,), involved, deadline=deadline,
-                                     extra={"since": since if since is not None else self._hands.last_t,
-                                            "rest": rest, "short": short, "extendable": bool(drag or ext),
-                                            "needs_either": either})
-            self._reading = (shape, self._pending.extra["since"], drag | ext, ext)
+                                     notes=PendingNotes(since=since, rest=rest, short=short,
+                                                        extendable=bool(drag or ext), needs_either=either))
+            self._reading = (shape, since, drag | ext, ext)
             text = self.position.move_text(move)
             self._status = Status(StatusKind.MOVING, f"{to_move} moving: {text} (provisional)", cells=cells,
                                   provisional=(text,))
         else:
             self._pending = Pending(PendingKind.AMBIGUOUS, sig, tuple(shapes),
-                                    deadline=self._hands.last_t + t.settle_ms, extra={"rest": rest})
+                                    deadline=self._hands.last_t + t.settle_ms, notes=PendingNotes(rest=rest))
             self._status = Status(StatusKind.MOVING, f"{to_move} moving", cells=cells)
