@@ -230,6 +230,24 @@ class Back:
 
 
 @dataclass(frozen=True, slots=True)
+class ShownReading:
+    """The latest provisional move reading the board showed since the last final move
+    (``Referee._reading``): what the next events are read against (the mover's piece going on,
+    or the next player's reply on top of it)."""
+
+    shape: Shape
+    #: When (ms) the board first showed it: cells handled later are the next player's or the
+    #: mover's piece going on (``PendingNotes.since``).
+    since: int
+    #: The cells the reading's piece may still go on to, and those of the bigger moves it may be
+    #: the first part of (``extension``): a man put down there may be the mover's.
+    going_on: frozenset[int]
+    #: The cells of the bigger moves it may be the first part of (a castling's second piece, a
+    #: victim the piece may take next): a hand there may be the mover's, not the next player's.
+    extension: frozenset[int]
+
+
+@dataclass(frozen=True, slots=True)
 class PendingNotes:
     """What the core noted about a ``Pending`` when it set it, for the decision at its deadline
     or at the next event. Each field's default means "not noted"; a new ``Pending`` starts with

@@ -178,11 +178,11 @@ class Deadlines(Judging):
             # wait for. Within the guide time: later, a board gone wrong long ago may show
             # anything.)
             # (While both readings were asked about, the board is not gone wrong: no limit.)
-            late = now > guard + game.timing.guide_ms and self._asked_both != reading[0].move
+            late = now > guard + game.timing.guide_ms and self._asked_both != reading.shape.move
             moved = None if late else mover_move(
-                hands, index, self.position, self.identity, reading[0], reading[2], started)
+                hands, index, self.position, self.identity, reading.shape, reading.going_on, started)
             if moved is not None and (now >= guard or not can_go_on(index, moved)):
-                if self._ask_both(reading[0].move, moved.move, started, sig):
+                if self._ask_both(reading.shape.move, moved.move, started, sig):
                     return
                 self._accept(moved.move, now, accepted, keep=frozenset(hands.touched - moved.cells))
                 return
@@ -212,16 +212,16 @@ class Deadlines(Judging):
                 # The board showed the reading before the next player started: the mover's move
                 # is the reading or goes on from it; a piece taken elsewhere meanwhile is the
                 # mover's next move (a bishop resting on f5, back to e6 after White's reply).
-                mover = reading[0].cells | reading[2]
+                mover = reading.shape.cells | reading.going_on
                 seqs = [seq for seq in seqs if seq[0].changes and {c for c, b, a in seq[0].changes if b != a} <= mover]
                 if not seqs:
-                    seqs = explain_after(self.position, reading[0].move, hands, self.identity)
+                    seqs = explain_after(self.position, reading.shape.move, hands, self.identity)
             seqs = [seq for seq in seqs if self._moves.allows(seq)]  # (none the computer did not choose)
             if reading is not None and game.timing.scans_in_turn() and not p.notes.tried:
                 # The reading's piece read as gone on past where the board showed it, and taken
                 # there: as likely the next player's man resting on its way to take it where it
                 # was shown. Such readings wait for the hands to let go.
-                kept = [seq for seq in seqs if not taken_beyond_shown(self.position, reading[0].move, seq)]
+                kept = [seq for seq in seqs if not taken_beyond_shown(self.position, reading.shape.move, seq)]
                 if len(kept) < len(seqs):
                     held_back, seqs = seqs, kept
             if not self._resync and game.timing.scans_in_turn():
@@ -259,7 +259,8 @@ class Deadlines(Judging):
                 # An earlier move could go on: its piece going on may not be reported yet.
                 self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=hold)
                 return
-            if reading is not None and held is not None and self._ask_both(reading[0].move, seqs[0][0], held[1], sig):
+            if (reading is not None and held is not None
+                    and self._ask_both(reading.shape.move, seqs[0][0], held[1], sig)):
                 return
             if game.timing.scans_in_turn() and self._ask_shorter(seqs[0], sig):
                 return

@@ -42,6 +42,7 @@ from .core_types import (
     PendingKind,
     Prompt,
     PromptKind,
+    ShownReading,
     Status,
     StatusKind,
     Timing,
@@ -51,7 +52,7 @@ from .messages import side_name
 from .move_indexes import MoveIndexes
 from .prompts import fix_message
 from .readings import Readings
-from .signatures import Shape, Sig, looks, seen
+from .signatures import Sig, looks, seen
 from .swaps import swap_text, swaps
 from .touches import Touches
 
@@ -85,10 +86,8 @@ class Referee(Touches):
         #: The other readings asked about then (the reading, a reply, the mover's next move...),
         #: followed on as the players play on unanswered (``two_readings.played_on``).
         self._asked_other: list[tuple[Move, ...]] = []
-        #: The latest provisional reading since the last final move, with the cells handled
-        #: when the board first showed it (see ``_reply_done``).
-        #: (shape, since, cells it may go on to, cells of the bigger moves it may be part of)
-        self._reading: tuple[Shape, int, frozenset[int], frozenset[int]] | None = None
+        #: The latest provisional reading since the last final move (``ShownReading``).
+        self._reading: ShownReading | None = None
         #: id(shape) -> when the board first showed that reading since the last final move.
         self._shown: dict[int, int] = {}
         self._dismissed: Sig | None = None
@@ -320,7 +319,7 @@ class Referee(Touches):
         """Do the per-position work ahead (index the legal moves, and those after the reading
         shown, for telling a reply): the service calls this while it waits for the next event,
         so the next decision only matches."""
-        self._moves.prepare(self._reading[0] if self._reading is not None else None, self._playing)
+        self._moves.prepare(self._reading.shape if self._reading is not None else None, self._playing)
 
     # -- decisions at a deadline ----------------------------------------------------------------------
     def _ask(self, prompt: Prompt, sig: Sig) -> None:
