@@ -248,6 +248,17 @@ class ShownReading:
 
 
 @dataclass(frozen=True, slots=True)
+class ReadingHold:
+    """The shown reading held through the next player's hand on a board that scans its squares
+    in turn (``Judging._reading_guard``, ``controller.scan_guard``)."""
+
+    #: When (ms) the mover's piece going on would have been reported: nothing is worked out before.
+    until: int
+    #: When (ms) the next player's first event came: the mover's move began before it.
+    started: int
+
+
+@dataclass(frozen=True, slots=True)
 class PendingNotes:
     """What the core noted about a ``Pending`` when it set it, for the decision at its deadline
     or at the next event. Each field's default means "not noted"; a new ``Pending`` starts with

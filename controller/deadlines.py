@@ -169,7 +169,7 @@ class Deadlines(Judging):
         reading = None if self._resync else self._reading
         held = self._reading_guard() if reading is not None else None
         if reading is not None and held is not None:
-            guard, started = held
+            guard, started = held.until, held.started
             # The next player is at work on top of a reading the mover could extend, on a board
             # that scans its squares in turn: nothing is worked out before the mover's piece
             # going on would have been reported (``controller.scan_guard``); then the mover's
@@ -260,7 +260,7 @@ class Deadlines(Judging):
                 self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=hold)
                 return
             if (reading is not None and held is not None
-                    and self._ask_both(reading.shape.move, seqs[0][0], held[1], sig)):
+                    and self._ask_both(reading.shape.move, seqs[0][0], held.started, sig)):
                 return
             if game.timing.scans_in_turn() and self._ask_shorter(seqs[0], sig):
                 return

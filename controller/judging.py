@@ -38,16 +38,7 @@ from __future__ import annotations
 
 from engine import Outcome, Position, Variant
 
-from .core_types import (
-    Game,
-    Pending,
-    PendingKind,
-    PendingNotes,
-    Prompt,
-    ShownReading,
-    Status,
-    StatusKind,
-)
+from .core_types import Game, Pending, PendingKind, PendingNotes, Prompt, ReadingHold, ShownReading, Status, StatusKind
 from .either_hand import kept_through, needs_either, put_back_or_taken
 from .hand_reading import (
     crossed_cells,
@@ -270,7 +261,7 @@ class Judging:
         self._status = Status(StatusKind.MOVING, f"{side} moving: {text} (provisional)",
                               cells=tuple(sorted(self._hands.diff)), provisional=(text,))
 
-    def _reading_guard(self) -> tuple[int, int] | None:
+    def _reading_guard(self) -> ReadingHold | None:
         """When the reading shown may end through the next player's hand (``scan_guard``), and
         when the next player's first event came; None if nothing holds it."""
         reading = self._reading
@@ -280,7 +271,7 @@ class Judging:
         started = next_player_started(self._hands, reading.shape.cells, reading.going_on, reading.since)
         if started is None:
             return None
-        return held_until(self._hands, timing, reading.shape.cells, reading.going_on, started), started
+        return ReadingHold(held_until(self._hands, timing, reading.shape.cells, reading.going_on, started), started)
 
     def _set_match(self, sig: Sig, shapes: list[Shape], index: MoveIndex,
                    rest: frozenset[int] = frozenset()) -> None:
