@@ -299,8 +299,13 @@ class PendingNotes:
     extendable: bool = False
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Pending:
+    """What the core waits on: its ``kind``, the board's signature when it was set (``sig``),
+    the readings it is about (``shapes``), an earlier position (``back``), when the wait runs
+    out (``deadline``) and what the core noted (``notes``). Frozen: the core replaces it, so a
+    ``Pending`` looked at earlier (the one before, ``_set_match``) still says what it said."""
+
     kind: PendingKind
     sig: Sig = EMPTY_SIG
     shapes: tuple[Shape, ...] = ()

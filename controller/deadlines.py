@@ -309,7 +309,8 @@ class Deadlines(Judging):
             # quick recapture is read in the real order first, by ``explain``).
             self._set_match(sig, early, index)
             if self._pending.deadline is not None:
-                self._pending.deadline = max(self._pending.deadline, now + game.timing.settle_ms)
+                self._pending = replace(self._pending, deadline=max(self._pending.deadline,
+                                                                    now + game.timing.settle_ms))
             return
         if half_made(hands, game, index):
             self._pending = Pending(PendingKind.PARTIAL, sig)

@@ -25,6 +25,7 @@ and a sequence of moves ending in one is asked about rather than accepted.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from engine import Move, Position
 
@@ -206,7 +207,7 @@ class Referee(Touches):
             # A board that scans its squares in turn reports one scan's changes together, with
             # that scan's time and in square order: nothing falls due before the rest of the
             # report (the same time) is read.
-            p.deadline = ev.t + 1
+            self._pending = replace(p, deadline=ev.t + 1)
         return decision
 
     def _ends_move(self, ev: Event) -> bool:
