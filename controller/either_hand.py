@@ -29,7 +29,7 @@ def put_back_or_taken(hands: Readings, game: Game, index: MoveIndex, replies: Re
     if cell not in again:
         return frozenset()
     peeled = overlapping_hands(hands, game, index, sig)
-    if peeled is None or not peeled[0] or peeled[1] != [shape]:
+    if peeled is None or not peeled.lifted or peeled.shapes != (shape,):
         return frozenset()
     if not reply_on_top(hands, game, replies, shape, since, needs=again):
         return frozenset()

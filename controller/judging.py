@@ -175,7 +175,7 @@ class Judging:
         if reading is not None and hands.placed and hands.latest in reading.going_on:
             # Put down where the reading's piece may still be going: rather its drag going on.
             peeled = overlapping_hands(hands, game, index, sig)
-            if peeled is not None and len(peeled[1]) == 1 and peeled[1][0] is reading.shape:
+            if peeled is not None and len(peeled.shapes) == 1 and peeled.shapes[0] is reading.shape:
                 again = handled_again(hands, game, reading.shape, reading.since)
                 if again and reply_on_top(hands, game, replies, reading.shape, reading.since, needs=again):
                     # The reading's own cells were handled again since the board showed it (no
@@ -206,7 +206,7 @@ class Judging:
         if peeled is None:
             peeled = overlapping_hands(hands, game, index, sig)
         if peeled is not None:
-            rest, shapes = peeled
+            rest, shapes = peeled.lifted, list(peeled.shapes)
             shown = self._shown.get(id(shapes[0])) if len(shapes) == 1 else None
             if (shown is not None and hands.placed and hands.latest in shapes[0].cells
                     and (reading is None or reading.shape is not shapes[0])
