@@ -55,7 +55,7 @@ from .prompts import fix_message
 from .readings import Readings
 from .signatures import Sig, looks, seen
 from .swaps import swap_text, swaps
-from .touches import Touches
+from .touches import Told, Touches
 
 __all__ = ["MAX_CHOICES", "RESYNC_PLIES", "SCAN_MARGIN_MS", "UNKNOWN_PIECE", "Decision", "Event", "Fix", "Option",
            "PendingKind", "Prompt", "PromptKind", "Referee", "Status", "StatusKind", "Timing"]
@@ -100,7 +100,7 @@ class Referee(Touches):
         self._prompt_sig: Sig | None = None
         #: The status before a touch's message was put in front of it, and the status shown with
         #: it (a second touch replaces the message rather than adds to it).
-        self._told: tuple[Status, Status] | None = None
+        self._told: Told | None = None
         self._pending = Pending(PendingKind.CLEAN)
         self._status = Status(StatusKind.IDLE, "")
         self._notes: list[str] = []
