@@ -220,7 +220,7 @@ class Decision:
     provisional: tuple[Move, ...] = ()
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Back:
     """An earlier position, as the readings of the cells the moves since then changed."""
 
