@@ -53,7 +53,7 @@ from .messages import side_name
 from .move_indexes import MoveIndexes
 from .prompts import fix_message
 from .readings import Readings
-from .signatures import Sig, looks, seen
+from .signatures import Shape, Sig, looks, seen
 from .swaps import swap_text, swaps
 from .touches import Told, Touches
 
@@ -89,8 +89,9 @@ class Referee(Touches):
         self._asked_other: list[tuple[Move, ...]] = []
         #: The latest provisional reading since the last final move (``ShownReading``).
         self._reading: ShownReading | None = None
-        #: id(shape) -> when the board first showed that reading since the last final move.
-        self._shown: dict[int, int] = {}
+        #: When the board first showed each reading since the last final move. (Keyed by the
+        #: shape itself, compared by identity: an id() could be a retired shape's.)
+        self._shown: dict[Shape, int] = {}
         self._dismissed: Sig | None = None
         self._declined: Sig | None = None  # "still moving" was answered while the board showed this
         #: Cells handled during the move just accepted that are not its own: maybe a silent move

@@ -84,7 +84,7 @@ class Judging:
     _dismissed: Sig | None
     _declined: Sig | None
     _stray: frozenset[int]
-    _shown: dict[int, int]
+    _shown: dict[Shape, int]
     _reading: ShownReading | None
     _outcome: Outcome | None
 
@@ -207,7 +207,7 @@ class Judging:
             peeled = overlapping_hands(hands, game, index, sig)
         if peeled is not None:
             rest, shapes = peeled.lifted, list(peeled.shapes)
-            shown = self._shown.get(id(shapes[0])) if len(shapes) == 1 else None
+            shown = self._shown.get(shapes[0]) if len(shapes) == 1 else None
             if (shown is not None and hands.placed and hands.latest in shapes[0].cells
                     and (reading is None or reading.shape is not shapes[0])
                     and reply_on_top(hands, game, replies, shapes[0], shown)):
@@ -361,9 +361,9 @@ class Judging:
                 # A reading shown before, left and shown again (the next player's queen coming
                 # down the file the mover's queen went up, its victim lifted first): what was
                 # handled since the first time is the next player's as much as the mover's.
-                since = self._shown.get(id(shape))
+                since = self._shown.get(shape)
             if since is None:
-                since = self._shown[id(shape)] = self._hands.last_t
+                since = self._shown[shape] = self._hands.last_t
             guard = scan_guard(self._hands, t, shape.cells, drag | ext, since) if rest else None
             if guard is not None:
                 # The next player's hand on a man ends the reading only once the mover's piece
