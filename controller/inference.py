@@ -27,7 +27,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from engine import Move, Position
+from engine import Move, Outcome, Position
+from engine.moves import Change
 
 from .core_types import (
     MAX_CHOICES,
@@ -377,7 +378,7 @@ class Referee(Touches):
         self._moves.undone()
         return move
 
-    def _after_change(self, changes) -> None:
+    def _after_change(self, changes: Sequence[Change]) -> None:
         board = self.position.board
         for c, _b, _a in changes:
             self._hands.expect(c, seen(board[c], self.identity, self._look))
@@ -385,7 +386,7 @@ class Referee(Touches):
         self._outcome = self.position.outcome() if self._playing else None
 
     @property
-    def outcome(self):
+    def outcome(self) -> Outcome | None:
         """How the game ended (engine ``Outcome``), or None while it goes on."""
         return self._outcome
 
