@@ -1,12 +1,13 @@
 """The decision core's value types: its inputs (``Event``, ``Timing``), its outputs (``Decision``,
-``Status``, ``Prompt``, ``Option``, ``Fix``) and what it waits on (``Pending``), with the kinds of
+``Status``, ``Prompt``, ``Option``, ``Fix``) and what it waits on (``Pending``, with what it noted
+on the way there: ``PendingNotes``), with the kinds of
 each as enums (``StatusKind``, ``PromptKind``, ``PendingKind``). A kind is a plain ``Enum``, not
 a ``StrEnum``: it never equals its word ("idle"), so mypy's strict equality rejects a comparison
 with a word anywhere in the project; ``.value`` is the word, for logs and the hall's wire."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 
 from engine import Move, Position, Variant
@@ -219,7 +220,7 @@ class Decision:
     provisional: tuple[Move, ...] = ()
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Back:
     """An earlier position, as the readings of the cells the moves since then changed."""
 
@@ -228,12 +229,87 @@ class Back:
     codes: dict[int, int]    # cell -> piece code in that position
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
+class ShownReading:
+    """The latest provisional move reading the board showed since the last final move
+    (``Referee._reading``): what the next events are read against (the mover's piece going on,
+    or the next player's reply on top of it)."""
+
+    shape: Shape
+    #: When (ms) the board first showed it: cells handled later are the next player's or the
+    #: mover's piece going on (``PendingNotes.since``).
+    since: int
+    #: The cells the reading's piece may still go on to, and those of the bigger moves it may be
+    #: the first part of (``extension``): a man put down there may be the mover's.
+    going_on: frozenset[int]
+    #: The cells of the bigger moves it may be the first part of (a castling's second piece, a
+    #: victim the piece may take next): a hand there may be the mover's, not the next player's.
+    extension: frozenset[int]
+
+
+@dataclass(frozen=True, slots=True)
+class ReadingHold:
+    """The shown reading held through the next player's hand on a board that scans its squares
+    in turn (``Judging._reading_guard``, ``controller.scan_guard``)."""
+
+    #: When (ms) the mover's piece going on would have been reported: nothing is worked out before.
+    until: int
+    #: When (ms) the next player's first event came: the mover's move began before it.
+    started: int
+
+
+@dataclass(frozen=True, slots=True)
+class PendingNotes:
+    """What the core noted about a ``Pending`` when it set it, for the decision at its deadline
+    or at the next event. Each field's default means "not noted"; a new ``Pending`` starts with
+    none unless it is given its predecessor's (``dataclasses.replace`` adds to them)."""
+
+    #: A move reading: when (ms) the board first showed it. Cells handled after that are the
+    #: next player's or the mover's piece going on: they stay handled once the move is final,
+    #: and a reading shown again keeps its first time. None: not a move reading (0 is a time).
+    since: int | None = None
+    #: A move reading peeled off the next player's hand: the cells that hand has lifted on top
+    #: of it. They stay handled once the move is final (they belong to the next move).
+    rest: frozenset[int] = frozenset()
+    #: A move reading taken as the move with the rest of the board the next player's reply
+    #: (``_take_reply``): final once the rest of the report is read, and a bounce on the
+    #: move's own cells is the next player's doing.
+    reply: bool = False
+    #: A move reading taken with the next player's reply: the move's own cells handled again
+    #: that may be either player's (``either_hand``); they stay either's once it is final.
+    either_kept: frozenset[int] = frozenset()
+    #: Unmatched: the move sequences the last look worked out, looked at again at the deadline
+    #: instead of worked out anew. None: not worked out yet (an empty list: nothing explains it).
+    seqs: tuple[tuple[Move, ...], ...] | None = None
+    #: Unmatched: looked at once, and waiting for the hands (or the guide time) to look again;
+    #: the second look asks or shows the wrong cells instead of waiting once more.
+    tried: bool = False
+    #: Unmatched: waited once for an unseen man's landing to be reported (``landing_unseen_until``);
+    #: not waited for again.
+    landing: bool = False
+    #: A move reading: when (ms) it is final once the next player puts a hand on a man no
+    #: extension explains (``Referee.deadline_once_the_next_player_starts``). None: only the
+    #: quiet decides (a man some extension takes is lifted).
+    short: int | None = None
+    #: A move reading that is one of two (``either_hand.needs_either``): the cells of either
+    #: player's it counts as its own. A man put down elsewhere gives them to the player before.
+    needs_either: frozenset[int] = frozenset()
+    #: A move reading the mover could still extend (its piece going on, a bigger move): on a
+    #: board that scans its squares in turn a man put down elsewhere does not end it.
+    extendable: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Pending:
+    """What the core waits on: its ``kind``, the board's signature when it was set (``sig``),
+    the readings it is about (``shapes``), an earlier position (``back``), when the wait runs
+    out (``deadline``) and what the core noted (``notes``). Frozen: the core replaces it, so a
+    ``Pending`` looked at earlier (the one before, ``_set_match``) still says what it said."""
+
     kind: PendingKind
     sig: Sig = EMPTY_SIG
     shapes: tuple[Shape, ...] = ()
     cells: frozenset[int] = frozenset()   # an event outside these ends a unique match early
     back: Back | None = None
     deadline: int | None = None
-    extra: dict = field(default_factory=dict)
+    notes: PendingNotes = PendingNotes()

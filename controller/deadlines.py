@@ -8,10 +8,21 @@ on this."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from engine import Move
 
-from .core_types import MAX_CHOICES, RESYNC_PLIES, Fix, Pending, PendingKind, Prompt, Status, StatusKind
+from .core_types import (
+    MAX_CHOICES,
+    RESYNC_PLIES,
+    Fix,
+    Pending,
+    PendingKind,
+    PendingNotes,
+    Prompt,
+    Status,
+    StatusKind,
+)
 from .hand_reading import half_made, placed_early, unseen_done
 from .hand_rules import taken_off_unlifted, takes_only
 from .judging import Judging
@@ -58,7 +69,7 @@ class Deadlines(Judging):
         p = self._pending
         if p.kind == PendingKind.MOVE:
             move = p.shapes[0].move
-            timing, rest = self._game.timing, p.extra.get("rest", frozenset())
+            timing, rest = self._game.timing, p.notes.rest
             if timing.scans_in_turn() and lifted_before_the_move(self._hands, self.position, timing.scan_ms,
                                                                  move, rest):
                 # A man of the mover's was off its cell before the move began: the mover did
@@ -68,8 +79,10 @@ class Deadlines(Judging):
                 return
             # Cells handled since the board first showed the move, and pieces lifted by the
             # next player, stay handled: they belong to the next move.
-            keep = frozenset(self._hands.since(p.extra["since"])) | p.extra["rest"]
-            if not p.extra.get("reply"):
+            since = p.notes.since
+            assert since is not None  # (a move reading notes when the board first showed it)
+            keep = frozenset(self._hands.since(since)) | p.notes.rest
+            if not p.notes.reply:
                 # (A bounce on the move's own cells is not the next player's doing.)
                 keep -= p.shapes[0].cells
             self._accept(move, now, accepted, keep=keep)
@@ -156,7 +169,7 @@ class Deadlines(Judging):
         reading = None if self._resync else self._reading
         held = self._reading_guard() if reading is not None else None
         if reading is not None and held is not None:
-            guard, started = held
+            guard, started = held.until, held.started
             # The next player is at work on top of a reading the mover could extend, on a board
             # that scans its squares in turn: nothing is worked out before the mover's piece
             # going on would have been reported (``controller.scan_guard``); then the mover's
@@ -165,18 +178,18 @@ class Deadlines(Judging):
             # wait for. Within the guide time: later, a board gone wrong long ago may show
             # anything.)
             # (While both readings were asked about, the board is not gone wrong: no limit.)
-            late = now > guard + game.timing.guide_ms and self._asked_both != reading[0].move
+            late = now > guard + game.timing.guide_ms and self._asked_both != reading.shape.move
             moved = None if late else mover_move(
-                hands, index, self.position, self.identity, reading[0], reading[2], started)
+                hands, index, self.position, self.identity, reading.shape, reading.going_on, started)
             if moved is not None and (now >= guard or not can_go_on(index, moved)):
-                if self._ask_both(reading[0].move, moved.move, started, sig):
+                if self._ask_both(reading.shape.move, moved.move, started, sig):
                     return
                 self._accept(moved.move, now, accepted, keep=frozenset(hands.touched - moved.cells))
                 return
             if now < guard:
-                self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=guard, extra=dict(p.extra))
+                self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=guard, notes=p.notes)
                 return
-        seqs = p.extra.get("seqs")
+        seqs = None if p.notes.seqs is None else list(p.notes.seqs)
         held_back: list[tuple[Move, ...]] = []
         if seqs is None:
             seqs = explain(self.position, hands.observed, diff_cells, hands.touched, self.identity,
@@ -199,16 +212,16 @@ class Deadlines(Judging):
                 # The board showed the reading before the next player started: the mover's move
                 # is the reading or goes on from it; a piece taken elsewhere meanwhile is the
                 # mover's next move (a bishop resting on f5, back to e6 after White's reply).
-                mover = reading[0].cells | reading[2]
+                mover = reading.shape.cells | reading.going_on
                 seqs = [seq for seq in seqs if seq[0].changes and {c for c, b, a in seq[0].changes if b != a} <= mover]
                 if not seqs:
-                    seqs = explain_after(self.position, reading[0].move, hands, self.identity)
+                    seqs = explain_after(self.position, reading.shape.move, hands, self.identity)
             seqs = [seq for seq in seqs if self._moves.allows(seq)]  # (none the computer did not choose)
-            if reading is not None and game.timing.scans_in_turn() and not p.extra.get("tried"):
+            if reading is not None and game.timing.scans_in_turn() and not p.notes.tried:
                 # The reading's piece read as gone on past where the board showed it, and taken
                 # there: as likely the next player's man resting on its way to take it where it
                 # was shown. Such readings wait for the hands to let go.
-                kept = [seq for seq in seqs if not taken_beyond_shown(self.position, reading[0].move, seq)]
+                kept = [seq for seq in seqs if not taken_beyond_shown(self.position, reading.shape.move, seq)]
                 if len(kept) < len(seqs):
                     held_back, seqs = seqs, kept
             if not self._resync and game.timing.scans_in_turn():
@@ -222,7 +235,7 @@ class Deadlines(Judging):
                 # order the hands began them (on a board that scans its squares in turn, events
                 # more than a scan apart).
                 seqs = in_turn(hands, game.timing.scan_ms, seqs) or seqs
-        if not self._resync and game.timing.scans_in_turn() and not p.extra.get("landing"):
+        if not self._resync and game.timing.scans_in_turn() and not p.notes.landing:
             # A man read as taken where the board never showed it may as well be in the hand on
             # its way elsewhere: its landing is reported within a scan of the taker's, if at all.
             until = max((u for seq in seqs if (u := landing_unseen_until(hands, self.position, self.identity,
@@ -230,7 +243,7 @@ class Deadlines(Judging):
                         default=None)
             if until is not None and now < until:
                 self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=until,
-                                        extra={**p.extra, "landing": True, "seqs": seqs})
+                                        notes=replace(p.notes, landing=True, seqs=tuple(seqs)))
                 return
         # Live, a board also half-way through one legal move (a line pushed front first, slowly)
         # or sequences ending in a removal (pieces in the hand) are asked about, not accepted.
@@ -246,7 +259,8 @@ class Deadlines(Judging):
                 # An earlier move could go on: its piece going on may not be reported yet.
                 self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=hold)
                 return
-            if reading is not None and held is not None and self._ask_both(reading[0].move, seqs[0][0], held[1], sig):
+            if (reading is not None and held is not None
+                    and self._ask_both(reading.shape.move, seqs[0][0], held.started, sig)):
                 return
             if game.timing.scans_in_turn() and self._ask_shorter(seqs[0], sig):
                 return
@@ -259,11 +273,11 @@ class Deadlines(Judging):
             earlier = {c for m in seqs[0][:-1] for c, _b, _a in m.changes}
             hands.touched = (touched & {c for c, _b, _a in last.changes}) | (touched - earlier)
             return
-        if not self._resync and not p.extra.get("tried"):
+        if not self._resync and not p.notes.tried:
             # Not explained yet: wait for the hands (or the guide time) and look again.
             wait = game.timing.hesitate_ms if held_back else game.timing.guide_ms
             self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=hands.last_t + wait,
-                                     extra={"tried": True, "seqs": held_back or seqs})
+                                     notes=PendingNotes(tried=True, seqs=tuple(held_back or seqs)))
             if hands.last_t + wait > now:
                 return
             seqs = held_back or seqs
@@ -295,7 +309,8 @@ class Deadlines(Judging):
             # quick recapture is read in the real order first, by ``explain``).
             self._set_match(sig, early, index)
             if self._pending.deadline is not None:
-                self._pending.deadline = max(self._pending.deadline, now + game.timing.settle_ms)
+                self._pending = replace(self._pending, deadline=max(self._pending.deadline,
+                                                                    now + game.timing.settle_ms))
             return
         if half_made(hands, game, index):
             self._pending = Pending(PendingKind.PARTIAL, sig)

@@ -29,7 +29,7 @@ def put_back_or_taken(hands: Readings, game: Game, index: MoveIndex, replies: Re
     if cell not in again:
         return frozenset()
     peeled = overlapping_hands(hands, game, index, sig)
-    if peeled is None or not peeled[0] or peeled[1] != [shape]:
+    if peeled is None or not peeled.lifted or peeled.shapes != (shape,):
         return frozenset()
     if not reply_on_top(hands, game, replies, shape, since, needs=again):
         return frozenset()
@@ -52,5 +52,4 @@ def kept_through(hands: Readings, pending: Pending, shape: Shape) -> frozenset[i
     if (hands.placed or hands.latest in shape.cells or pending.kind != PendingKind.MOVE
             or pending.shapes != (shape,)):
         return frozenset()
-    kept: frozenset[int] = pending.extra.get("either_kept", frozenset())
-    return kept
+    return pending.notes.either_kept

@@ -14,6 +14,7 @@ reading, with the move pushed)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from itertools import combinations
 
 from engine import Move, Position, Variant
@@ -278,8 +279,18 @@ def reply_on_top(hands: Readings, game: Game, replies: Replies, shape: Shape, si
         return False
 
 
-def overlapping_hands(hands: Readings, game: Game, index: MoveIndex,
-                      sig: Sig) -> tuple[frozenset[int], list[Shape]] | None:
+@dataclass(frozen=True, slots=True)
+class Peeled:
+    """The board read as one complete legal move plus the next player's hand on men elsewhere
+    (``overlapping_hands``)."""
+
+    #: The cells of the men the next player's hand has lifted: no part of the move.
+    lifted: frozenset[int]
+    #: The move's readings.
+    shapes: tuple[Shape, ...]
+
+
+def overlapping_hands(hands: Readings, game: Game, index: MoveIndex, sig: Sig) -> Peeled | None:
     """The board is one complete legal move of the side to move plus pieces lifted elsewhere
     (the next player's hand already on its piece): those cells and the move's shapes, when
     exactly one such reading exists and the lifted cells are none the move could still go on
@@ -331,7 +342,7 @@ def overlapping_hands(hands: Readings, game: Game, index: MoveIndex,
                 # completes a move on top of it, it was the move (``reply_on_top``; on an
                 # occupancy board a piece put down further along the line once the mover's
                 # piece has left its cell is rather that slide going on: ``hand_rules.slid_on_further``).
-                return rest, shapes
+                return Peeled(rest, tuple(shapes))
             return None
         # A piece the mover's piece could take, lifted before the mover's piece left: the
         # mover's own victim first (not the next player's hand). When the piece left is its
@@ -340,7 +351,7 @@ def overlapping_hands(hands: Readings, game: Game, index: MoveIndex,
                 if a != b and a in hands.cell_t]
         if left and any(hands.cell_t.get(c, 0) < min(left) for c in rest & index.source_cells(s.move)):
             return None
-    return rest, shapes
+    return Peeled(rest, tuple(shapes))
 
 
 def reply_reach(position: Position, move: Move) -> frozenset[int]:

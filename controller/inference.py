@@ -25,8 +25,10 @@ and a sequence of moves ending in one is asked about rather than accepted.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
-from engine import Move, Position
+from engine import Move, Outcome, Position
+from engine.moves import Change
 
 from .core_types import (
     MAX_CHOICES,
@@ -42,6 +44,7 @@ from .core_types import (
     PendingKind,
     Prompt,
     PromptKind,
+    ShownReading,
     Status,
     StatusKind,
     Timing,
@@ -53,7 +56,7 @@ from .prompts import fix_message
 from .readings import Readings
 from .signatures import Shape, Sig, looks, seen
 from .swaps import swap_text, swaps
-from .touches import Touches
+from .touches import Told, Touches
 
 __all__ = ["MAX_CHOICES", "RESYNC_PLIES", "SCAN_MARGIN_MS", "UNKNOWN_PIECE", "Decision", "Event", "Fix", "Option",
            "PendingKind", "Prompt", "PromptKind", "Referee", "Status", "StatusKind", "Timing"]
@@ -85,12 +88,11 @@ class Referee(Touches):
         #: The other readings asked about then (the reading, a reply, the mover's next move...),
         #: followed on as the players play on unanswered (``two_readings.played_on``).
         self._asked_other: list[tuple[Move, ...]] = []
-        #: The latest provisional reading since the last final move, with the cells handled
-        #: when the board first showed it (see ``_reply_done``).
-        #: (shape, since, cells it may go on to, cells of the bigger moves it may be part of)
-        self._reading: tuple[Shape, int, frozenset[int], frozenset[int]] | None = None
-        #: id(shape) -> when the board first showed that reading since the last final move.
-        self._shown: dict[int, int] = {}
+        #: The latest provisional reading since the last final move (``ShownReading``).
+        self._reading: ShownReading | None = None
+        #: When the board first showed each reading since the last final move. (Keyed by the
+        #: shape itself, compared by identity: an id() could be a retired shape's.)
+        self._shown: dict[Shape, int] = {}
         self._dismissed: Sig | None = None
         self._declined: Sig | None = None  # "still moving" was answered while the board showed this
         #: Cells handled during the move just accepted that are not its own: maybe a silent move
@@ -100,7 +102,7 @@ class Referee(Touches):
         self._prompt_sig: Sig | None = None
         #: The status before a touch's message was put in front of it, and the status shown with
         #: it (a second touch replaces the message rather than adds to it).
-        self._told: tuple[Status, Status] | None = None
+        self._told: Told | None = None
         self._pending = Pending(PendingKind.CLEAN)
         self._status = Status(StatusKind.IDLE, "")
         self._notes: list[str] = []
@@ -133,7 +135,7 @@ class Referee(Touches):
         ``deadline`` when nothing else than the quiet decides. A player who watches the screen
         waits this long before starting (``event_scripts``)."""
         p = self._pending
-        short = p.extra.get("short") if p.kind == PendingKind.MOVE else None
+        short = p.notes.short if p.kind == PendingKind.MOVE else None
         return short if short is not None and self._prompt is None else self.deadline
 
     @property
@@ -167,11 +169,11 @@ class Referee(Touches):
         undone: list[Move] = []
         p = self._pending
         if (self._prompt is None and p.kind == PendingKind.MOVE and len(p.shapes) == 1 and ev.cell not in p.cells
-                and ev.down and p.extra.get("needs_either")):
+                and ev.down and p.notes.needs_either):
             # A man put down, while the reading needs a cell the player before may have handled
             # (``controller.either_hand``): no hand was free to bring it but the one holding the
             # man this reading says has landed. That cell was the player before's.
-            self._hands.touched -= p.extra["needs_either"]
+            self._hands.touched -= p.notes.needs_either
             self._hands.either.clear()
         elif (self._prompt is None and p.kind == PendingKind.MOVE and len(p.shapes) == 1 and ev.cell not in p.cells
                 and self._ends_move(ev)):
@@ -207,7 +209,7 @@ class Referee(Touches):
             # A board that scans its squares in turn reports one scan's changes together, with
             # that scan's time and in square order: nothing falls due before the rest of the
             # report (the same time) is read.
-            p.deadline = ev.t + 1
+            self._pending = replace(p, deadline=ev.t + 1)
         return decision
 
     def _ends_move(self, ev: Event) -> bool:
@@ -221,14 +223,14 @@ class Referee(Touches):
         come in square order, not the hands' order), and the reading with that man in the next
         player's hand is final at its short wait all the same (``tick``)."""
         p = self._pending
-        if p.extra.get("reply") and p.deadline is not None and ev.t < p.deadline:
+        if p.notes.reply and p.deadline is not None and ev.t < p.deadline:
             return False  # (the rest of the report that completed the reply: read first)
-        short = p.extra.get("short")
+        short = p.notes.short
         if ev.down:
             # On a board that scans its squares in turn a piece put down ends a reading that could
             # go on only once the mover's piece going on would have been reported
             # (``controller.scan_guard``): it is read with the reading.
-            return not (self.timing.scans_in_turn() and p.extra.get("extendable"))
+            return not (self.timing.scans_in_turn() and p.notes.extendable)
         return not self.timing.scan_ms and short is not None and ev.t >= short and bool(self._hands.observed[ev.cell])
 
     def snapshot(self, readings: list[int], now: int) -> Decision:
@@ -320,7 +322,7 @@ class Referee(Touches):
         """Do the per-position work ahead (index the legal moves, and those after the reading
         shown, for telling a reply): the service calls this while it waits for the next event,
         so the next decision only matches."""
-        self._moves.prepare(self._reading[0] if self._reading is not None else None, self._playing)
+        self._moves.prepare(self._reading.shape if self._reading is not None else None, self._playing)
 
     # -- decisions at a deadline ----------------------------------------------------------------------
     def _ask(self, prompt: Prompt, sig: Sig) -> None:
@@ -336,7 +338,7 @@ class Referee(Touches):
         touched = frozenset(self._hands.touched)
         p = self._pending
         # The move's own cells handled again, maybe by the next player (``either_hand``).
-        either = p.extra.get("either_kept", ()) if p.kind == PendingKind.MOVE and p.shapes[0].move is move else ()
+        either = p.notes.either_kept if p.kind == PendingKind.MOVE and p.shapes[0].move is move else ()
         self._stray = touched - prev_codes.keys() - keep
         swap = "" if self.identity else swap_text(self.variant, move)
         self._swap_cells = set() if self.identity else {c for c, _old, _new in swaps(self.variant, move)}
@@ -376,7 +378,7 @@ class Referee(Touches):
         self._moves.undone()
         return move
 
-    def _after_change(self, changes) -> None:
+    def _after_change(self, changes: Sequence[Change]) -> None:
         board = self.position.board
         for c, _b, _a in changes:
             self._hands.expect(c, seen(board[c], self.identity, self._look))
@@ -384,7 +386,7 @@ class Referee(Touches):
         self._outcome = self.position.outcome() if self._playing else None
 
     @property
-    def outcome(self):
+    def outcome(self) -> Outcome | None:
         """How the game ended (engine ``Outcome``), or None while it goes on."""
         return self._outcome
 

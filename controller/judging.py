@@ -38,14 +38,7 @@ from __future__ import annotations
 
 from engine import Outcome, Position, Variant
 
-from .core_types import (
-    Game,
-    Pending,
-    PendingKind,
-    Prompt,
-    Status,
-    StatusKind,
-)
+from .core_types import Game, Pending, PendingKind, PendingNotes, Prompt, ReadingHold, ShownReading, Status, StatusKind
 from .either_hand import kept_through, needs_either, put_back_or_taken
 from .hand_reading import (
     crossed_cells,
@@ -91,8 +84,8 @@ class Judging:
     _dismissed: Sig | None
     _declined: Sig | None
     _stray: frozenset[int]
-    _shown: dict[int, int]
-    _reading: tuple[Shape, int, frozenset[int], frozenset[int]] | None
+    _shown: dict[Shape, int]
+    _reading: ShownReading | None
     _outcome: Outcome | None
 
     def _close_prompt(self) -> None:
@@ -161,12 +154,12 @@ class Judging:
             self._declined = None
         shapes = [s for s in index.match(sig, hands.touched) if in_order(hands, game, s)]
         reading = self._reading
-        if shapes and reading is not None and not reading[0].sig and hands.placed and silent_then_reply(
-                hands, game, replies, shapes, reading[0], reading[1]):
+        if shapes and reading is not None and not reading.shape.sig and hands.placed and silent_then_reply(
+                hands, game, replies, shapes, reading.shape, reading.since):
             # A silent move shown (a swap on an occupancy board), then the next player moved one of
             # its men: the move of that man from the mover's side leaves the swap's other cell
             # handled for nothing. Moves are made in turn: the swap was the move.
-            self._take_reply(sig, reading[0], reading[1])
+            self._take_reply(sig, reading.shape, reading.since)
             return
         if shapes:
             self._set_match(sig, shapes, index)
@@ -179,44 +172,44 @@ class Judging:
             return
         reading = self._reading
         peeled = None
-        if reading is not None and hands.placed and hands.latest in reading[2]:
+        if reading is not None and hands.placed and hands.latest in reading.going_on:
             # Put down where the reading's piece may still be going: rather its drag going on.
             peeled = overlapping_hands(hands, game, index, sig)
-            if peeled is not None and len(peeled[1]) == 1 and peeled[1][0] is reading[0]:
-                again = handled_again(hands, game, reading[0], reading[1])
-                if again and reply_on_top(hands, game, replies, reading[0], reading[1], needs=again):
+            if peeled is not None and len(peeled.shapes) == 1 and peeled.shapes[0] is reading.shape:
+                again = handled_again(hands, game, reading.shape, reading.since)
+                if again and reply_on_top(hands, game, replies, reading.shape, reading.since, needs=again):
                     # The reading's own cells were handled again since the board showed it (no
                     # bounce). Of the two readings of the board, the move with the next player's
                     # hand on a man leaves that handling unexplained; the move and a complete
                     # reply that involves those cells (a capture on the cell a swap refilled)
                     # uses every cell handled: that one.
-                    self._take_reply(sig, reading[0], reading[1])
+                    self._take_reply(sig, reading.shape, reading.since)
                     return
-        either = (put_back_or_taken(hands, game, index, replies, reading[0], reading[1], sig)
-                  or kept_through(hands, self._pending, reading[0])
+        either = (put_back_or_taken(hands, game, index, replies, reading.shape, reading.since, sig)
+                  or kept_through(hands, self._pending, reading.shape)
                   if peeled is None and reading is not None else frozenset())
         if reading is not None and either:
             # The mover's piece put back, or the next player's capture there, victim first
             # (``either_hand``): the reading is the move either way; the next event decides.
-            self._take_reply(sig, reading[0], reading[1], either=either)
+            self._take_reply(sig, reading.shape, reading.since, either=either)
             return
-        if (peeled is None and reading is not None and hands.placed and hands.latest not in reading[3]
-                and not slid_on_further(hands, game.identity, reading[0].move, reading[2], reading[1])
-                and not rest_of_move_in_hand(hands, game.timing, reading[0], reading[3])
-                and reply_on_top(hands, game, replies, reading[0], reading[1])
+        if (peeled is None and reading is not None and hands.placed and hands.latest not in reading.extension
+                and not slid_on_further(hands, game.identity, reading.shape.move, reading.going_on, reading.since)
+                and not rest_of_move_in_hand(hands, game.timing, reading.shape, reading.extension)
+                and reply_on_top(hands, game, replies, reading.shape, reading.since)
                 and not resting_on_the_way(hands, game, index)):
             # The next player has completed a move on top of the last reading: that reading was
             # the move (moves are made in turn), whatever its piece did meanwhile. (Unless the
             # piece put down rests where a legal move's piece crosses: a swapped man on its way.)
-            self._take_reply(sig, reading[0], reading[1])
+            self._take_reply(sig, reading.shape, reading.since)
             return
         if peeled is None:
             peeled = overlapping_hands(hands, game, index, sig)
         if peeled is not None:
-            rest, shapes = peeled
-            shown = self._shown.get(id(shapes[0])) if len(shapes) == 1 else None
+            rest, shapes = peeled.lifted, list(peeled.shapes)
+            shown = self._shown.get(shapes[0]) if len(shapes) == 1 else None
             if (shown is not None and hands.placed and hands.latest in shapes[0].cells
-                    and (reading is None or reading[0] is not shapes[0])
+                    and (reading is None or reading.shape is not shapes[0])
                     and reply_on_top(hands, game, replies, shapes[0], shown)):
                 # The board shows again a reading it showed before, and that reading followed by
                 # a complete reply (the next player's man brought down the line the mover's piece
@@ -255,30 +248,30 @@ class Judging:
         last placement (then the board is read again)."""
         deadline = self._hands.last_t + 1
         reading = self._reading
-        going_on = (reading[2] if reading is not None and reading[0] is shape
+        going_on = (reading.going_on if reading is not None and reading.shape is shape
                     else self._moves.current.drag_cells(shape.move))
         # A reading that could go on waits for the mover's piece going on to be reported.
         guard = scan_guard(self._hands, self._game.timing, shape.cells, going_on, since)
         if guard is not None:
             deadline = max(deadline, guard)
         self._pending = Pending(PendingKind.MOVE, sig, (shape,), shape.cells, deadline=deadline,
-                                 extra={"since": since, "rest": frozenset(), "reply": True, "either_kept": either})
+                                 notes=PendingNotes(since=since, reply=True, either_kept=either))
         text = self.position.move_text(shape.move)
         side = side_name(self.variant, self.position.side)
         self._status = Status(StatusKind.MOVING, f"{side} moving: {text} (provisional)",
                               cells=tuple(sorted(self._hands.diff)), provisional=(text,))
 
-    def _reading_guard(self) -> tuple[int, int] | None:
+    def _reading_guard(self) -> ReadingHold | None:
         """When the reading shown may end through the next player's hand (``scan_guard``), and
         when the next player's first event came; None if nothing holds it."""
         reading = self._reading
         timing = self._game.timing
-        if reading is None or not timing.scans_in_turn() or not reading[2]:
+        if reading is None or not timing.scans_in_turn() or not reading.going_on:
             return None
-        started = next_player_started(self._hands, reading[0].cells, reading[2], reading[1])
+        started = next_player_started(self._hands, reading.shape.cells, reading.going_on, reading.since)
         if started is None:
             return None
-        return held_until(self._hands, timing, reading[0].cells, reading[2], started), started
+        return ReadingHold(held_until(self._hands, timing, reading.shape.cells, reading.going_on, started), started)
 
     def _set_match(self, sig: Sig, shapes: list[Shape], index: MoveIndex,
                    rest: frozenset[int] = frozenset()) -> None:
@@ -361,16 +354,16 @@ class Judging:
             prev = self._pending
             # When the board first showed this move: what is handled later is the next player's
             # (see ``_fire``), or the mover's piece going on.
-            since = prev.extra.get("since") if prev.kind == PendingKind.MOVE and prev.shapes == (shape,) else None
-            if since is None and self._reading is not None and self._reading[0] is shape:
-                since = self._reading[1]
+            since = prev.notes.since if prev.kind == PendingKind.MOVE and prev.shapes == (shape,) else None
+            if since is None and self._reading is not None and self._reading.shape is shape:
+                since = self._reading.since
             if since is None:
                 # A reading shown before, left and shown again (the next player's queen coming
                 # down the file the mover's queen went up, its victim lifted first): what was
                 # handled since the first time is the next player's as much as the mover's.
-                since = self._shown.get(id(shape))
+                since = self._shown.get(shape)
             if since is None:
-                since = self._shown[id(shape)] = self._hands.last_t
+                since = self._shown[shape] = self._hands.last_t
             guard = scan_guard(self._hands, t, shape.cells, drag | ext, since) if rest else None
             if guard is not None:
                 # The next player's hand on a man ends the reading only once the mover's piece
@@ -386,14 +379,13 @@ class Judging:
                 # the earlier mover's piece reported after the first half of this one.)
                 deadline = self._hands.last_t
             self._pending = Pending(PendingKind.MOVE, sig, (shape,), involved, deadline=deadline,
-                                     extra={"since": since if since is not None else self._hands.last_t,
-                                            "rest": rest, "short": short, "extendable": bool(drag or ext),
-                                            "needs_either": either})
-            self._reading = (shape, self._pending.extra["since"], drag | ext, ext)
+                                     notes=PendingNotes(since=since, rest=rest, short=short,
+                                                        extendable=bool(drag or ext), needs_either=either))
+            self._reading = ShownReading(shape, since, drag | ext, ext)
             text = self.position.move_text(move)
             self._status = Status(StatusKind.MOVING, f"{to_move} moving: {text} (provisional)", cells=cells,
                                   provisional=(text,))
         else:
             self._pending = Pending(PendingKind.AMBIGUOUS, sig, tuple(shapes),
-                                    deadline=self._hands.last_t + t.settle_ms, extra={"rest": rest})
+                                    deadline=self._hands.last_t + t.settle_ms, notes=PendingNotes(rest=rest))
             self._status = Status(StatusKind.MOVING, f"{to_move} moving", cells=cells)

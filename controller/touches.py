@@ -6,7 +6,7 @@ built on this."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from engine import Move
 
@@ -17,12 +17,21 @@ from .prompts import choice_prompt, chosen_text
 from .signatures import EMPTY_SIG
 
 
+@dataclass(frozen=True, slots=True)
+class Told:
+    """A touch's word put in front of the status line (``Touches._tell``)."""
+
+    #: The status before the word was put in front of it.
+    base: Status
+    #: The status shown with the word: while it is still the status, a next word replaces this one.
+    shown: Status
+
+
 class Touches(Deadlines):
     """The moves a touch chooses, and the answer to a touch."""
 
     _notes: list[str]
-    #: The status before a touch's message was put in front of it, and the status shown with it.
-    _told: tuple[Status, Status] | None
+    _told: Told | None
 
     def _decide(self, accepted: Sequence[Move], undone: Sequence[Move], evaluate: bool = True) -> Decision:
         raise NotImplementedError
@@ -78,7 +87,7 @@ class Touches(Deadlines):
 
     def _tell(self, text: str) -> Decision:
         """Put ``text`` in front of the status line (in place of the last such text), nothing else."""
-        base = self._told[0] if self._told is not None and self._told[1] is self._status else self._status
+        base = self._told.base if self._told is not None and self._told.shown is self._status else self._status
         self._status = replace(base, message=f"{text}. {base.message}" if base.message else text)
-        self._told = (base, self._status)
+        self._told = Told(base, self._status)
         return Decision(self._status, note=text)
