@@ -159,17 +159,18 @@ def next_move_too(hands: Readings, position: Position, identity: bool, scan_ms: 
     lifted = {c for c, v in hands.diff.items() if v == 0 and hands.expected[c]}
     last = frozenset(c for c in lifted if hands.cell_t.get(c, 0) > max(*left, down))
     tries = [frozenset(), last, *(frozenset((c,)) for c in sorted(lifted) if hands.cell_t.get(c, 0) > started)]
-    seqs: list[tuple[Move, ...]] = []
     # (One budget for every try: the searches run at each board change while the players are
     # asked, on a board that grows as they play on.)
     budget = Budget(SEARCH_NODES)
     for in_hand in dict.fromkeys(tries):
-        if in_hand or not seqs:
-            observed = [hands.expected[c] if c in in_hand else v for c, v in enumerate(hands.observed)]
-            seqs = _then(position, reading, hands, identity, observed, budget)
+        observed = [hands.expected[c] if c in in_hand else v for c, v in enumerate(hands.observed)]
+        # (A try counts only with readings in turn: one whose moves are all out of turn says
+        # nothing of the men in the hand, and a later try may read the board in turn.)
+        seqs = [seq for seq in in_turn(hands, scan_ms, _then(position, reading, hands, identity, observed, budget))
+                if landed_in_turn(hands, seq)]
         if seqs:
-            break
-    return [seq for seq in in_turn(hands, scan_ms, seqs) if landed_in_turn(hands, seq)]
+            return seqs
+    return []
 
 
 def played_on(hands: Readings, position: Position, identity: bool,
