@@ -26,8 +26,6 @@ engine's moves alone (no variant is special):
 
 from __future__ import annotations
 
-from itertools import pairwise
-
 from engine import Move, Position
 
 from .core_types import SCAN_MARGIN_MS
@@ -205,8 +203,8 @@ def played_on(hands: Readings, position: Position, identity: bool,
 
 
 def _put_down_in_turn(hands: Readings, seq: tuple[Move, ...]) -> bool:
-    """``landed_in_turn`` for moves whose landings the board still shows: a cell a later move
-    of ``seq`` leaves reports that lift, not the landing before it."""
+    """``landed_in_turn`` counting only landings the board still shows: a cell a later move of
+    ``seq`` leaves counts for nothing."""
     def landings(i: int) -> list[int]:
         left = {s for m in seq[i + 1:] for s, d in m.relocations if s != d}
         return [hands.cell_t[d] for s, d in seq[i].relocations if s != d and d in hands.cell_t and d not in left]
@@ -272,12 +270,19 @@ def _reads(position: Position, move: Move, cell: int, identity: bool) -> int:
 def landed_in_turn(hands: Readings, seq: tuple[Move, ...]) -> bool:
     """Whether each move of ``seq`` after the first put its pieces down no sooner than the
     move before it did (as reported): a player may take hold of a man before the other's move
-    is complete, but does not put it down before."""
-    def landings(move: Move) -> list[int]:
-        return [hands.cell_t[d] for s, d in move.relocations if s != d and d in hands.cell_t]
+    is complete, but does not put it down before. A landing is the latest put-down reported on
+    its cell, which a later move of ``seq`` may have left since (that lift is no landing);
+    unknown when a later move of ``seq`` lands there too, or when it came before ``seq`` began
+    (the landing never reported: an earlier man's)."""
+    start = began(hands, seq[0]) if seq else 0
 
-    for a, b in pairwise(seq[1:]):
-        la, lb = landings(a), landings(b)
+    def landings(i: int) -> list[int]:
+        later = {d for m in seq[i + 1:] for s, d in m.relocations if s != d}
+        return [hands.placed_t[d] for s, d in seq[i].relocations
+                if s != d and d not in later and hands.placed_t.get(d, -1) >= start]
+
+    for i in range(1, len(seq) - 1):
+        la, lb = landings(i), landings(i + 1)
         if la and lb and max(la) > min(lb):
             return False
     return True

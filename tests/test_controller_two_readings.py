@@ -344,3 +344,19 @@ def test_a_try_read_only_out_of_turn_does_not_stop_the_next_try() -> None:
     found = next_move_too(hands, pos, True, SCAN.scan_ms, reading, went_on, 41226)
     assert found == [_seq(pos, "f5e4", "f2f3", "e4d3")]
 
+
+def test_a_landing_left_again_by_a_later_move_is_the_put_down_not_the_lift() -> None:
+    # Black's a8-b8, White's c4-h4, Black's b8-c8, then White's rook on from h4 to h5: h4's
+    # latest event is that lift (39700), after the rook's landing on c8 (39245). White's c4h4
+    # landed on h4 at 39150, before it: the moves landed in turn, and the reading with the
+    # mover's next move stands beside a8c8's.
+    fen, events = ROOK
+    pos, hands = _hands(fen, [*events, (39700, "h4", False, ""), (39800, "h5", True, "R")])
+    seq = _seq(pos, "a8b8", "c4h4", "b8c8", "h4h5")
+    assert landed_in_turn(hands, seq)
+    reading, went_on = _seq(pos, "a8b8")[0], _seq(pos, "a8c8")[0]
+    assert seq in next_move_too(hands, pos, True, SCAN.scan_ms, reading, went_on, 39133)
+    # (Landed out of turn it is not: White's rook put down on h4 after Black's on c8.)
+    pos, hands = _hands(fen, [*events[:3], (39240, "b8", False, ""), (39245, "c8", True, "r"),
+                              (39250, "h4", True, "R"), (39700, "h4", False, ""), (39800, "h5", True, "R")])
+    assert not landed_in_turn(hands, seq)
