@@ -33,6 +33,7 @@ class Readings:
         self.cell_n: dict[int, int] = {}
         self.events = 0
         self.lifted_t: dict[int, int] = {}  # cell -> its first lift since the last final move
+        self.placed_t: dict[int, int] = {}  # cell -> its latest put-down (its man may be off again)
         self.latest = -1      # the cell of the latest event
         self.placed = False   # the latest event put a piece down
         self.last_t = 0       # the time of the latest input that changed the board (or a decision)
@@ -56,7 +57,9 @@ class Readings:
         self.cell_t[cell] = t
         self.events += 1
         self.cell_n[cell] = self.events
-        if not down:
+        if down:
+            self.placed_t[cell] = t
+        else:
             self.lifted_t.setdefault(cell, t)
         self.placed = down
         self.latest = cell

@@ -26,8 +26,6 @@ engine's moves alone (no variant is special):
 
 from __future__ import annotations
 
-from itertools import pairwise
-
 from engine import Move, Position
 
 from .core_types import SCAN_MARGIN_MS
@@ -159,17 +157,18 @@ def next_move_too(hands: Readings, position: Position, identity: bool, scan_ms: 
     lifted = {c for c, v in hands.diff.items() if v == 0 and hands.expected[c]}
     last = frozenset(c for c in lifted if hands.cell_t.get(c, 0) > max(*left, down))
     tries = [frozenset(), last, *(frozenset((c,)) for c in sorted(lifted) if hands.cell_t.get(c, 0) > started)]
-    seqs: list[tuple[Move, ...]] = []
     # (One budget for every try: the searches run at each board change while the players are
     # asked, on a board that grows as they play on.)
     budget = Budget(SEARCH_NODES)
     for in_hand in dict.fromkeys(tries):
-        if in_hand or not seqs:
-            observed = [hands.expected[c] if c in in_hand else v for c, v in enumerate(hands.observed)]
-            seqs = _then(position, reading, hands, identity, observed, budget)
+        observed = [hands.expected[c] if c in in_hand else v for c, v in enumerate(hands.observed)]
+        # (A try counts only with readings in turn: one whose moves are all out of turn says
+        # nothing of the men in the hand, and a later try may read the board in turn.)
+        seqs = [seq for seq in in_turn(hands, scan_ms, _then(position, reading, hands, identity, observed, budget))
+                if landed_in_turn(hands, seq)]
         if seqs:
-            break
-    return [seq for seq in in_turn(hands, scan_ms, seqs) if landed_in_turn(hands, seq)]
+            return seqs
+    return []
 
 
 def played_on(hands: Readings, position: Position, identity: bool,
@@ -204,8 +203,8 @@ def played_on(hands: Readings, position: Position, identity: bool,
 
 
 def _put_down_in_turn(hands: Readings, seq: tuple[Move, ...]) -> bool:
-    """``landed_in_turn`` for moves whose landings the board still shows: a cell a later move
-    of ``seq`` leaves reports that lift, not the landing before it."""
+    """``landed_in_turn`` counting only landings the board still shows: a cell a later move of
+    ``seq`` leaves counts for nothing."""
     def landings(i: int) -> list[int]:
         left = {s for m in seq[i + 1:] for s, d in m.relocations if s != d}
         return [hands.cell_t[d] for s, d in seq[i].relocations if s != d and d in hands.cell_t and d not in left]
@@ -271,12 +270,19 @@ def _reads(position: Position, move: Move, cell: int, identity: bool) -> int:
 def landed_in_turn(hands: Readings, seq: tuple[Move, ...]) -> bool:
     """Whether each move of ``seq`` after the first put its pieces down no sooner than the
     move before it did (as reported): a player may take hold of a man before the other's move
-    is complete, but does not put it down before."""
-    def landings(move: Move) -> list[int]:
-        return [hands.cell_t[d] for s, d in move.relocations if s != d and d in hands.cell_t]
+    is complete, but does not put it down before. A landing is the latest put-down reported on
+    its cell, which a later move of ``seq`` may have left since (that lift is no landing);
+    unknown when a later move of ``seq`` lands there too, or when it came before ``seq`` began
+    (the landing never reported: an earlier man's)."""
+    start = began(hands, seq[0]) if seq else 0
 
-    for a, b in pairwise(seq[1:]):
-        la, lb = landings(a), landings(b)
+    def landings(i: int) -> list[int]:
+        later = {d for m in seq[i + 1:] for s, d in m.relocations if s != d}
+        return [hands.placed_t[d] for s, d in seq[i].relocations
+                if s != d and d not in later and hands.placed_t.get(d, -1) >= start]
+
+    for i in range(1, len(seq) - 1):
+        la, lb = landings(i), landings(i + 1)
         if la and lb and max(la) > min(lb):
             return False
     return True

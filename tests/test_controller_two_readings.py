@@ -11,8 +11,9 @@ from __future__ import annotations
 import engine
 from controller.core_types import SCAN_MARGIN_MS, Event, PromptKind, StatusKind, Timing
 from controller.inference import Referee
+from controller.readings import Readings
 from controller.signatures import Budget, explain, looks, seen
-from controller.two_readings import SEARCH_NODES
+from controller.two_readings import SEARCH_NODES, landed_in_turn, next_move_too
 from tests.core_scripts import CHESS, play_timed, texts
 
 SCAN = Timing(scan_ms=222)
@@ -303,3 +304,59 @@ def test_a_question_ends_when_the_board_no_longer_follows_on_from_the_other_read
               (3179, "f6", True, "n"), (3193, "b5", True, "B"), (3282, "d2", False, ""), (3475, "d3", True, "P"),
               (3564, "f8", False, ""), (3588, "e7", True, "b")]
     assert texts(play_timed(events, fen, timing=SCAN))[:3] == ["f1b5", "g8f6", "d2d3"]
+
+
+def _hands(fen: str, events: list[tuple[int, str, bool, str]]) -> tuple[engine.Position, Readings]:
+    """The position and the referee's record of the board after ``events`` (no move final)."""
+    pos = engine.parse_fen(CHESS, fen)
+    look = looks(CHESS)
+    hands = Readings([seen(code, True, look) for code in pos.board])
+    for t, name, down, piece in events:
+        cell = CHESS.geometry.index(name)
+        hands.read(cell, seen(CHESS.parse_symbol(piece), True, look) if down else 0)
+        hands.record(cell, down, t)
+        hands.touched.add(cell)
+    return pos, hands
+
+
+def _seq(pos: engine.Position, *moves: str) -> tuple[engine.Move, ...]:
+    out = []
+    with pos.after():
+        for text in moves:
+            out.append(pos.parse_move(text))
+            pos.push(out[-1])
+    return tuple(out)
+
+
+def test_a_try_read_only_out_of_turn_does_not_stop_the_next_try() -> None:
+    # Seed 3019 (phase 0.668) as the players play on: Black's bishop f5, shown on e4, on to c2
+    # and d3; White's f2-f3, and its rook d1-c1, lifted again. With nothing in the hand the
+    # board reads f5e4 d1d3 e4xd3 f2f3, out of turn (f3 reported down long before d3); with
+    # the rook from d1 in the hand, f5e4 f2f3 e4d3, in turn. Each try is weighed by its own
+    # readings in turn: the first one's out-of-turn readings do not end the search.
+    fen = "r4rk1/pp4pp/1bp5/3pPb2/7N/2P3BP/P4PPK/R2R4 b - - 0 21"
+    events = [(40291, "f5", False, ""), (40535, "e4", True, "b"), (41226, "f3", True, "P"), (41254, "f2", False, ""),
+              (41275, "d1", False, ""), (41415, "e4", False, ""), (41464, "c2", True, "b"), (41711, "c1", True, "R"),
+              (42124, "c2", False, ""), (42320, "d3", True, "b"), (43251, "c1", False, "")]
+    pos, hands = _hands(fen, events)
+    assert not landed_in_turn(hands, _seq(pos, "f5e4", "d1d3", "e4d3", "f2f3"))
+    reading, went_on = _seq(pos, "f5e4")[0], _seq(pos, "f5d3")[0]
+    found = next_move_too(hands, pos, True, SCAN.scan_ms, reading, went_on, 41226)
+    assert found == [_seq(pos, "f5e4", "f2f3", "e4d3")]
+
+
+def test_a_landing_left_again_by_a_later_move_is_the_put_down_not_the_lift() -> None:
+    # Black's a8-b8, White's c4-h4, Black's b8-c8, then White's rook on from h4 to h5: h4's
+    # latest event is that lift (39700), after the rook's landing on c8 (39245). White's c4h4
+    # landed on h4 at 39150, before it: the moves landed in turn, and the reading with the
+    # mover's next move stands beside a8c8's.
+    fen, events = ROOK
+    pos, hands = _hands(fen, [*events, (39700, "h4", False, ""), (39800, "h5", True, "R")])
+    seq = _seq(pos, "a8b8", "c4h4", "b8c8", "h4h5")
+    assert landed_in_turn(hands, seq)
+    reading, went_on = _seq(pos, "a8b8")[0], _seq(pos, "a8c8")[0]
+    assert seq in next_move_too(hands, pos, True, SCAN.scan_ms, reading, went_on, 39133)
+    # (Landed out of turn it is not: White's rook put down on h4 after Black's on c8.)
+    pos, hands = _hands(fen, [*events[:3], (39240, "b8", False, ""), (39245, "c8", True, "r"),
+                              (39250, "h4", True, "R"), (39700, "h4", False, ""), (39800, "h5", True, "R")])
+    assert not landed_in_turn(hands, seq)
