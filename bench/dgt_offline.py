@@ -60,6 +60,7 @@ class Played:
     answered: int = 0  # answered with the moves played (``--answer-ms``)
     unanswerable: int = 0  # asked with no option that is the moves played
     end: str = ""  # what the referee said last (a game stopped: a question, the board wrong)
+    unseen: set[int] = field(default_factory=set)  # plies a piece of which the board never showed landed
 
     @property
     def wrong(self) -> int:
@@ -116,6 +117,23 @@ def dgt_reports(actions: Sequence[tuple[float, str, str, str | None, int]], vari
     return out
 
 
+def never_shown(variant: engine.Variant, moves: Sequence[str],
+                reports: Sequence[tuple[float, int, str | None, set[int]]]) -> set[int]:
+    """The plies one of whose pieces the board never reported where it landed: it stood there
+    less than a scan before a later move took it or moved it on (no reading of the board can
+    tell that move; the referee can only work it out from what came after)."""
+    shown = {(cell, piece, ply) for _t, cell, piece, plies in reports for ply in plies}
+    pos = engine.start_position(variant)
+    out: set[int] = set()
+    for ply, text in enumerate(moves):
+        move = pos.parse_move(text)
+        landed = [(c, variant.symbol(a)) for c, b, a in move.changes if a and a != b]
+        if any((c, piece, ply) not in shown for c, piece in landed):
+            out.add(ply)
+        pos.push(move)
+    return out
+
+
 def _cell_of_wire(variant: engine.Variant, square: int) -> int:
     """The engine's cell of DGT wire square ``square`` (a8 = 0, h8 = 7, ... h1 = 63)."""
     file, rank_from_top = square % 8, square // 8
@@ -138,6 +156,7 @@ def play(moves: Sequence[str], seed: int, scan_ms: float, phase: float, hands_kw
         for ply in shown:
             if ply >= 0:
                 game.last_report[ply] = max(game.last_report.get(ply, 0.0), t)
+    game.unseen = never_shown(variant, moves, reports)
     referee = Referee(engine.start_position(variant), identity=True,
                       timing=Timing(scan_ms=int(scan_ms) + 2))
 
@@ -264,6 +283,7 @@ def main() -> None:
         print(f"wrong {game.wrong}, {len(game.texts)}/{len(game.moves)}")
         return
     ok = total = wrong = misread = asked = answered = unanswerable = with_questions = 0
+    stopped_unseen = 0  # games stopped (not misread) within two plies of a move the board never showed
     cpu = 0.0
     costly: list[tuple[float, int, float]] = []  # (referee CPU s, seed, phase) per game
     touch: list[float] = []
@@ -291,9 +311,11 @@ def main() -> None:
             if game.texts != list(moves):
                 first = next((i for i, (a, b) in enumerate(zip(game.texts, moves, strict=False)) if a != b),
                              len(game.texts))
+                near = sorted(p + 1 for p in game.unseen if first - 1 <= p <= first + 2)
+                stopped_unseen += bool(near) and not game.wrong
                 print(f"  seed {seed} phase {phase:.3f}: {len(game.texts)}/{len(moves)}, wrong {game.wrong}, "
                       f"ply {first + 1}: {game.texts[first:first + 2]} for {list(moves[first:first + 2])}; "
-                      f"{game.end[:60]!r}")
+                      f"{game.end[:60]!r}" + (f"; never shown: ply {near}" if near else ""))
             pos = engine.start_position(engine.find_variant("chess"))
             for ply, text in enumerate(game.texts):
                 if text != moves[ply]:
@@ -307,6 +329,8 @@ def main() -> None:
                 pos.push(move)
     print(f"dgt offline, scan {args.scan:.0f} ms, hands {hands}: {ok}/{total} games move for move, "
           f"{misread} with a wrong final move, wrong final moves {wrong} (every ply after the first wrong one)")
+    print(f"  stopped, not misread, within two plies of a move the board never showed where it landed: "
+          f"{stopped_unseen}")
     print(f"  questions: {asked} in {with_questions} games, {unanswerable} without the moves played among the "
           f"options when first asked" + (f"; answered after {args.answer_ms:.0f} ms: {answered}"
                                          if args.answer_ms is not None else "; no one answers"))

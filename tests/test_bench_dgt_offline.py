@@ -1,0 +1,31 @@
+"""The offline DGT bench's account of a stopped game: which moves the computed board never
+showed (``never_shown``), from what a board scanning its squares in turn reports."""
+
+from __future__ import annotations
+
+import engine
+from bench.dgt_offline import dgt_reports, never_shown
+
+CHESS = engine.find_variant("chess")
+SCAN_MS = 220.0
+#: With scan phase 0, e4 (wire square 36) is visited at 123.75 ms and 343.75 ms; d5 (27) at
+#: 92.8 ms, 312.8 ms and 532.8 ms.
+MOVES = ["e2e4", "d7d5", "e4d5"]
+
+
+def test_a_pawn_taken_before_the_scan_came_round_was_never_shown() -> None:
+    # e4 is filled at 200 and left at 300, between two of its visits; Black's pawn stands on d5
+    # from 240 to 310, between two of d5's; White's takes its place at 320, seen at 532.8.
+    actions = [(10.0, "lift", "e2", None, 0), (200.0, "place", "e4", "P", 0),
+               (210.0, "lift", "d7", None, 1), (240.0, "place", "d5", "p", 1),
+               (300.0, "lift", "e4", None, 2), (310.0, "lift", "d5", None, 2), (320.0, "place", "d5", "P", 2)]
+    reports = dgt_reports(actions, CHESS, SCAN_MS, 0.0)
+    assert never_shown(CHESS, MOVES, reports) == {0, 1}
+
+
+def test_moves_that_rest_a_scan_are_all_shown() -> None:
+    actions = [(10.0, "lift", "e2", None, 0), (100.0, "place", "e4", "P", 0),
+               (500.0, "lift", "d7", None, 1), (600.0, "place", "d5", "p", 1),
+               (1000.0, "lift", "d5", None, 2), (1010.0, "lift", "e4", None, 2), (1100.0, "place", "d5", "P", 2)]
+    reports = dgt_reports(actions, CHESS, SCAN_MS, 0.0)
+    assert never_shown(CHESS, MOVES, reports) == set()
