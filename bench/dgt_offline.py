@@ -315,7 +315,8 @@ def main() -> None:
                 stopped_unseen += bool(near) and not game.wrong
                 print(f"  seed {seed} phase {phase:.3f}: {len(game.texts)}/{len(moves)}, wrong {game.wrong}, "
                       f"ply {first + 1}: {game.texts[first:first + 2]} for {list(moves[first:first + 2])}; "
-                      f"{game.end[:60]!r}" + (f"; never shown: ply {near}" if near else ""))
+                      f"{game.end[:60]!r}" + (f"; never shown: ply {near}" if near else "")
+                      + (f"; asked {game.asked}, {game.unanswerable} without the moves played" if game.asked else ""))
             pos = engine.start_position(engine.find_variant("chess"))
             for ply, text in enumerate(game.texts):
                 if text != moves[ply]:
