@@ -131,6 +131,23 @@ class Deadlines(Judging):
         self._ask(choice_prompt(self.position, seqs[:MAX_CHOICES], 0, force_which=True), sig)
         return True
 
+    def _still_asked(self, reading: Move, sig: Sig) -> bool:
+        """Ask again which was played when both readings of ``reading`` were asked about, the
+        board reads as neither now, and it follows on from one asked about with men in a hand:
+        the players play on unanswered and a capture is under way, its victim lifted with the
+        taker (real time, seed 2: a8b8 c4h4 b8d8 asked against a8d8 c4h4, then White's rook
+        lifted from d5 and Black's from d8). The question stands until the board reads
+        again; else it would give way to "Board does not match the game" mid-move. "None:
+        still moving" is offered: the hands are at work."""
+        if self._asked_both != reading:
+            return False
+        other = played_on(self._hands, self.position, self.identity, self._asked_other)
+        if not other:
+            return False
+        self._asked_other = other[:MAX_CHOICES]
+        self._ask(choice_prompt(self.position, self._asked_other, 0, force_which=True, still_moving=True), sig)
+        return True
+
     def _ask_shorter(self, seq: tuple[Move, ...], sig: Sig) -> bool:
         """Ask which was played when a move of ``seq`` (moves worked out together) but the last
         is a slide the board showed resting on its way, whose going on may as well be the
@@ -272,6 +289,9 @@ class Deadlines(Judging):
                 self._accept(move, now, accepted)
             earlier = {c for m in seqs[0][:-1] for c, _b, _a in m.changes}
             hands.touched = (touched & {c for c, _b, _a in last.changes}) | (touched - earlier)
+            return
+        if not seqs and not held_back and reading is not None and held is not None \
+                and self._still_asked(reading.shape.move, sig):
             return
         if not self._resync and not p.notes.tried:
             # Not explained yet: wait for the hands (or the guide time) and look again.

@@ -360,3 +360,25 @@ def test_a_landing_left_again_by_a_later_move_is_the_put_down_not_the_lift() -> 
     pos, hands = _hands(fen, [*events[:3], (39240, "b8", False, ""), (39245, "c8", True, "r"),
                               (39250, "h4", True, "R"), (39700, "h4", False, ""), (39800, "h5", True, "R")])
     assert not landed_in_turn(hands, seq)
+
+
+def test_the_question_stands_while_a_capture_is_under_way() -> None:
+    # Real time, emulated DGT board (seed 2, game 3): Black's a8-b8 shown, White's c4 lifted,
+    # then b8 lifted within a scan of it: a8d8 c4h4 and a8b8 c4h4 b8d8 are asked about. The
+    # players play on unanswered: White's rook lifted from d5 and Black's from d8 (d5xd8 under
+    # way). Neither reading is the board now, but it follows on from the second with those
+    # men in a hand: the question stands (it used to give way to "Board does not match").
+    fen, _events = ROOK
+    events = [(35645, "a8", False, ""), (35872, "b8", True, "r"), (35982, "c4", False, ""),
+              (36091, "b8", False, ""), (36219, "h4", True, "R"), (36312, "c8", True, "r"),
+              (36752, "c8", False, ""), (36759, "d8", True, "r"), (37343, "d5", False, ""),
+              (37417, "d8", False, "")]
+    core = play_timed(events, fen, timing=SCAN)
+    assert texts(core) == []
+    assert core.status.kind == StatusKind.ASK
+    prompt = core.status.prompt
+    assert prompt is not None
+    assert [o.texts for o in prompt.options if o.moves] == [("a8b8", "c4h4", "b8d8")]
+    assert any(not o.moves for o in prompt.options)  # "None: still moving"
+    core.answer("a8b8 c4h4 b8d8", 37900)
+    assert texts(core) == ["a8b8", "c4h4", "b8d8"]
