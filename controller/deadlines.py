@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from itertools import pairwise
 
 from engine import Move
 
@@ -252,6 +253,10 @@ class Deadlines(Judging):
                 # order the hands began them (on a board that scans its squares in turn, events
                 # more than a scan apart).
                 seqs = in_turn(hands, game.timing.scan_ms, seqs) or seqs
+                if len(seqs) > 1 and len({frozenset(seq) for seq in seqs}) == 1:
+                    ordered = [seq for seq in seqs if all(began(hands, a) <= began(hands, b) for a, b in pairwise(seq))]
+                    if len(ordered) == 1:
+                        seqs = ordered
         if not self._resync and game.timing.scans_in_turn() and not p.notes.landing:
             # A man read as taken where the board never showed it may as well be in the hand on
             # its way elsewhere: its landing is reported within a scan of the taker's, if at all.

@@ -46,6 +46,18 @@ CASES = {
          (33948, "e6", False, ""), (33984, "f5", True, "b"), (34742, "d1", False, ""), (34859, "f5", False, ""),
          (34910, "b3", True, "Q"), (35048, "e6", True, "b")],
         ["c8f5", "d1b3", "f5e6"]),
+    # While Black's b4-d6 is held (the bishop could go on to e7), White's f1-e1, Black's a7-a6
+    # and White's bishop resting on d2 on its way from e3 to c1 (seed 5001, phase 0.541): the
+    # board then reads f1e1 a7a6 e3d2 and e3d2 a7a6 f1e1, both begun in turn give or take a
+    # scan. The same moves leave the same board: they are read in the order they began (f1
+    # reported lifted 160 ms before e3), not asked about a second later, when more moves have
+    # come than the referee works out at once (it stopped there).
+    "the same moves in two orders, in the order they began": (
+        "r4r1k/ppp3p1/2n1bq1p/3n1p2/1b1P4/2N1BN2/PPQ1BPPP/3R1RK1 w - - 2 14",
+        [(23609, "a2", False, ""), (23777, "b4", False, ""), (23801, "a3", True, "P"), (23949, "d6", True, "b"),
+         (24530, "e1", True, "R"), (24535, "f1", False, ""), (24571, "a7", False, ""), (24599, "a6", True, "p"),
+         (24695, "e3", False, ""), (24719, "d2", True, "B"), (24939, "d2", False, ""), (24963, "c1", True, "B")],
+        ["a2a3", "b4d6", "f1e1", "a7a6", "e3c1"]),
     # Rook-first castling: the king is lifted as Black's pawn goes d7-d6, and d6 is reported
     # before g1: the king in the hand keeps the castling open (it was read h1f1).
     "a castling's king in the hand": (
