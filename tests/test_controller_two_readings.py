@@ -11,6 +11,7 @@ from __future__ import annotations
 import engine
 from controller.core_types import SCAN_MARGIN_MS, Event, PromptKind, StatusKind, Timing
 from controller.inference import Referee
+from controller.question_wait import resting_until
 from controller.readings import Readings
 from controller.signatures import Budget, explain, looks, seen
 from controller.two_readings import SEARCH_NODES, landed_in_turn, next_move_too
@@ -445,3 +446,15 @@ def test_the_question_comes_once_the_resting_pawn_stays() -> None:
     core, asked = _prompts_seen(events, fen)
     assert texts(core) == []
     assert asked and sorted(asked[-1]) == [("f1c4", "b7b6"), ("f1e2", "b7b6", "e2c4")]
+
+
+def test_a_resting_slide_waits_a_scan_once_the_next_hand_is_at_work() -> None:
+    # f1c4 b7b6 with the pawn on b6 (seed 4010's board): with no white man off its square the
+    # pawn may go on for as long as a single reading may (the quiet, and a scan); with White's
+    # knight lifted from g1 (the next player's hand at work), a scan after b6's report.
+    fen, events = BISHOP
+    option = [_seq(engine.parse_fen(CHESS, fen), "f1c4", "b7b6")]
+    pos, hands = _hands(fen, events)
+    assert resting_until(hands, pos, True, SCAN, option) == 4261 + SCAN.hesitate_ms + SCAN.scan_ms
+    pos, hands = _hands(fen, [*events, (4300, "g1", False, "")])
+    assert resting_until(hands, pos, True, SCAN, option) == 4202 + SCAN.drag_wait()
