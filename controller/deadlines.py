@@ -29,6 +29,7 @@ from .hand_rules import taken_off_unlifted, takes_only
 from .judging import Judging
 from .messages import side_name
 from .prompts import choice_prompt, removal_prompt, takeback_prompt
+from .question_wait import resting_until
 from .scan_guard import (
     began,
     brief_stands_only,
@@ -98,7 +99,22 @@ class Deadlines(Judging):
         elif p.kind == PendingKind.UNMATCHED:
             self._resolve_unmatched(now, accepted)
 
-    def _ask_both(self, reading: Move, went_on: Move, started: int, sig: Sig) -> bool:
+    def _ask_later(self, seqs: list[tuple[Move, ...]], sig: Sig, now: int) -> bool:
+        """Put off a question over ``seqs`` (moves worked out together) while the last move of
+        one of them may be a slide paused on its way (``question_wait.resting_until``): asked
+        then, no option may be what the hands are doing (seed 4010: f1c4 b7b6 against f1e2
+        b7b6 e2c4, Black's pawn resting on b6 on its way to b5). Any event looks again; at the
+        deadline the board is read again. False when the question may be asked now."""
+        timing = self._game.timing
+        if self._resync or not timing.scans_in_turn():
+            return False
+        until = resting_until(self._hands, self.position, self.identity, timing, seqs)
+        if until is None or now >= until:
+            return False
+        self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=until, notes=self._pending.notes)
+        return True
+
+    def _ask_both(self, reading: Move, went_on: Move, started: int, sig: Sig, now: int) -> bool:
         """Ask which was played when the board fits ``went_on`` (the reading's piece gone on,
         before the next player started at ``started``) as well as the reading, a reply and
         the mover's next move (``two_readings.next_move_too``); False when it does not."""
@@ -127,8 +143,10 @@ class Deadlines(Judging):
             # neither is taken before one reads the whole board.
             self._pending = Pending(PendingKind.PARTIAL, sig)
             return True
-        self._asked_both, self._asked_other = reading, other[:MAX_CHOICES]
         seqs = (rest or [(went_on,)]) + other
+        if self._asked_both != reading and self._ask_later(seqs[:MAX_CHOICES], sig, now):
+            return True
+        self._asked_both, self._asked_other = reading, other[:MAX_CHOICES]
         self._ask(choice_prompt(self.position, seqs[:MAX_CHOICES], 0, force_which=True), sig)
         return True
 
@@ -149,13 +167,15 @@ class Deadlines(Judging):
         self._ask(choice_prompt(self.position, self._asked_other, 0, force_which=True, still_moving=True), sig)
         return True
 
-    def _ask_shorter(self, seq: tuple[Move, ...], sig: Sig) -> bool:
+    def _ask_shorter(self, seq: tuple[Move, ...], sig: Sig, now: int) -> bool:
         """Ask which was played when a move of ``seq`` (moves worked out together) but the last
         is a slide the board showed resting on its way, whose going on may as well be the
         mover's next move, made after the next move of ``seq`` began (``_ask_both``)."""
         other = next((found for found in self._stopped_short(seq) if found), [])
         if not other:
             return False
+        if self._ask_later([seq, *other][:MAX_CHOICES], sig, now):
+            return True
         self._ask(choice_prompt(self.position, [seq, *other][:MAX_CHOICES], 0, force_which=True), sig)
         return True
 
@@ -200,7 +220,7 @@ class Deadlines(Judging):
             moved = None if late else mover_move(
                 hands, index, self.position, self.identity, reading.shape, reading.going_on, started)
             if moved is not None and (now >= guard or not can_go_on(index, moved)):
-                if self._ask_both(reading.shape.move, moved.move, started, sig):
+                if self._ask_both(reading.shape.move, moved.move, started, sig, now):
                     return
                 self._accept(moved.move, now, accepted, keep=frozenset(hands.touched - moved.cells))
                 return
@@ -282,9 +302,9 @@ class Deadlines(Judging):
                 self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=hold)
                 return
             if (reading is not None and held is not None
-                    and self._ask_both(reading.shape.move, seqs[0][0], held.started, sig)):
+                    and self._ask_both(reading.shape.move, seqs[0][0], held.started, sig, now)):
                 return
-            if game.timing.scans_in_turn() and self._ask_shorter(seqs[0], sig):
+            if game.timing.scans_in_turn() and self._ask_shorter(seqs[0], sig, now):
                 return
             # The earlier moves are final; the last one is read again from the board, as a
             # provisional reading that may still go on (a rook short of its square, a castling).
@@ -323,6 +343,8 @@ class Deadlines(Judging):
                 self._ask(choice_prompt(self.position, choices, 0, force_which=True), sig)
                 return
         elif 0 < len(seqs) <= MAX_CHOICES:
+            if self._ask_later(seqs, sig, now):
+                return
             self._ask(choice_prompt(self.position, seqs, 0, force_which=True, still_moving=in_hand), sig)
             return
         early = [] if self._resync or seqs else placed_early(hands, game, index)

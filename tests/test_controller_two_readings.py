@@ -11,6 +11,7 @@ from __future__ import annotations
 import engine
 from controller.core_types import SCAN_MARGIN_MS, Event, PromptKind, StatusKind, Timing
 from controller.inference import Referee
+from controller.question_wait import resting_until
 from controller.readings import Readings
 from controller.signatures import Budget, explain, looks, seen
 from controller.two_readings import SEARCH_NODES, landed_in_turn, next_move_too
@@ -382,3 +383,78 @@ def test_the_question_stands_while_a_capture_is_under_way() -> None:
     assert any(not o.moves for o in prompt.options)  # "None: still moving"
     core.answer("a8b8 c4h4 b8d8", 37900)
     assert texts(core) == ["a8b8", "c4h4", "b8d8"]
+
+
+def _prompts_seen(events: list[tuple[int, str, bool, str]],
+                  fen: str | None) -> tuple[Referee, list[list[tuple[str, ...]]]]:
+    """``play_timed``, noting the options of every question put to the players on the way."""
+    pos = engine.parse_fen(CHESS, fen) if fen else engine.start_position(CHESS)
+    core = Referee(pos, identity=True, timing=SCAN)
+    seen_: list[list[tuple[str, ...]]] = []
+
+    def note() -> None:
+        prompt = core.status.prompt
+        if prompt is not None and prompt.kind == PromptKind.WHICH_MOVE:
+            seen_.append([o.texts for o in prompt.options if o.moves])
+
+    for t, name, placed, piece in events:
+        while (d := core.deadline) is not None and d <= t:
+            core.tick(d)
+            note()
+        core.event(Event(CHESS.geometry.index(name), placed, t, CHESS.parse_symbol(piece) if piece else 0))
+        note()
+    for _ in range(20):
+        if (d := core.deadline) is None:
+            break
+        core.tick(d)
+        note()
+    return core, seen_
+
+
+def test_no_question_while_the_replys_pawn_rests_on_its_way() -> None:
+    # e2-e3-e4 and e7-e6-e5 (seed 5003, phase 0.812): the board reported e6 (Black's pawn
+    # resting on its way) before e4, then e3 and e4 in the same scan. Asked then, "e2e4 e7e6 or
+    # e2e3 e7e6 e3e4" had no option the hands were playing; a scan later the pawn went on to e5
+    # and the board read e2e4 e7e5 alone. A question over moves whose last may be a slide
+    # paused on its way waits for that slide as a single reading does.
+    events = [(555, "e3", True, "P"), (582, "e2", False, ""), (1875, "e3", False, ""), (1985, "e7", False, ""),
+              (2012, "e6", True, "p"), (2067, "e4", True, "P"), (2232, "e6", False, ""), (2260, "e5", True, "p")]
+    core, asked = _prompts_seen(events, None)
+    assert asked == []
+    assert texts(core) == ["e2e4", "e7e5"]
+
+
+BISHOP = ("rnbqkbnr/pppp1ppp/8/8/4Pp2/8/PPPP2PP/RNBQKBNR w KQkq - 0 3",
+          [(3473, "f1", False, ""), (3663, "e2", True, "B"), (4103, "e2", False, ""), (4175, "b7", False, ""),
+           (4202, "b6", True, "p"), (4261, "c4", True, "B")])
+
+
+def test_no_question_while_the_replys_pawn_rests_long_on_its_way() -> None:
+    # Bf1-c4 (shown on e2) and b7-b5, the pawn resting 0.74 s on b6 with no white man lifted
+    # (seed 4010, phase 0.814): "f1c4 b7b6 or f1e2 b7b6 e2c4" was asked while the pawn rested,
+    # and neither was played. Until the next player's hand is at work, the pawn may go on for
+    # as long as a single reading may (``hesitate_ms``): it lands on b5, and f1c4 b7b5 is read.
+    fen, events = BISHOP
+    core, asked = _prompts_seen([*events, (5082, "b6", False, ""), (5110, "b5", True, "p")], fen)
+    assert asked == []
+    assert texts(core) == ["f1c4", "b7b5"]
+
+
+def test_the_question_comes_once_the_resting_pawn_stays() -> None:
+    # The same, the pawn staying on b6: after the quiet both readings are asked.
+    fen, events = BISHOP
+    core, asked = _prompts_seen(events, fen)
+    assert texts(core) == []
+    assert asked and sorted(asked[-1]) == [("f1c4", "b7b6"), ("f1e2", "b7b6", "e2c4")]
+
+
+def test_a_resting_slide_waits_a_scan_once_the_next_hand_is_at_work() -> None:
+    # f1c4 b7b6 with the pawn on b6 (seed 4010's board): with no white man off its square the
+    # pawn may go on for as long as a single reading may (the quiet, and a scan); with White's
+    # knight lifted from g1 (the next player's hand at work), a scan after b6's report.
+    fen, events = BISHOP
+    option = [_seq(engine.parse_fen(CHESS, fen), "f1c4", "b7b6")]
+    pos, hands = _hands(fen, events)
+    assert resting_until(hands, pos, True, SCAN, option) == 4261 + SCAN.hesitate_ms + SCAN.scan_ms
+    pos, hands = _hands(fen, [*events, (4300, "g1", False, "")])
+    assert resting_until(hands, pos, True, SCAN, option) == 4202 + SCAN.drag_wait()
