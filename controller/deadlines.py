@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from itertools import pairwise
 
 from engine import Move
 
@@ -274,7 +273,9 @@ class Deadlines(Judging):
                 # more than a scan apart).
                 seqs = in_turn(hands, game.timing.scan_ms, seqs) or seqs
                 if len(seqs) > 1 and len({frozenset(seq) for seq in seqs}) == 1:
-                    ordered = [seq for seq in seqs if all(began(hands, a) <= began(hands, b) for a, b in pairwise(seq))]
+                    # (The same moves, so the same board: the order they began in as reported,
+                    # no scan's give, if exactly one order has it.)
+                    ordered = in_turn(hands, 0, seqs)
                     if len(ordered) == 1:
                         seqs = ordered
         if not self._resync and game.timing.scans_in_turn() and not p.notes.landing:

@@ -26,6 +26,8 @@ engine's moves alone (no variant is special):
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine import Move, Position
 
 from .core_types import SCAN_MARGIN_MS
@@ -209,11 +211,7 @@ def _put_down_in_turn(hands: Readings, seq: tuple[Move, ...]) -> bool:
         left = {s for m in seq[i + 1:] for s, d in m.relocations if s != d}
         return [hands.cell_t[d] for s, d in seq[i].relocations if s != d and d in hands.cell_t and d not in left]
 
-    for i in range(1, len(seq) - 1):
-        la, lb = landings(i), landings(i + 1)
-        if la and lb and max(la) > min(lb):
-            return False
-    return True
+    return _landed_in_order(seq, landings)
 
 
 def _then(position: Position, first: Move, hands: Readings, identity: bool,
@@ -281,6 +279,13 @@ def landed_in_turn(hands: Readings, seq: tuple[Move, ...]) -> bool:
         return [hands.placed_t[d] for s, d in seq[i].relocations
                 if s != d and d not in later and hands.placed_t.get(d, -1) >= start]
 
+    return _landed_in_order(seq, landings)
+
+
+def _landed_in_order(seq: tuple[Move, ...], landings: Callable[[int], list[int]]) -> bool:
+    """Whether each move of ``seq`` after the first put its pieces down (``landings(i)``: the
+    known landing times of move ``i``) no sooner than the move before it; a move with none
+    known says nothing."""
     for i in range(1, len(seq) - 1):
         la, lb = landings(i), landings(i + 1)
         if la and lb and max(la) > min(lb):
