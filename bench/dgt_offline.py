@@ -37,7 +37,7 @@ from typing import Any
 
 import engine
 from bench.latency import extendable, pct
-from controller.core_types import Decision, Event, Timing
+from controller.core_types import Decision, Event, Option, Prompt, Timing
 from controller.inference import Referee
 
 #: One report's five bytes at 9600 baud (8N1), ms.
@@ -179,6 +179,13 @@ def play(moves: Sequence[str], seed: int, scan_ms: float, phase: float, hands_kw
     # that is what the players did, if there is one.
     asked_at: tuple[float, int] | None = None  # (when, plies final then)
 
+    def played(prompt: Prompt) -> Option | None:
+        """The option that is the moves played next, if there is one."""
+        done = len(game.texts)
+        return next((o for o in prompt.options if not o.undo and o.moves and
+                     [engine.move_text(variant, m) for m in o.moves] == list(moves[done:done + len(o.moves)])),
+                    None)
+
     def answer(now: float) -> bool:
         """Note a new question; answer it if it is time (True: answered)."""
         nonlocal asked_at
@@ -187,25 +194,18 @@ def play(moves: Sequence[str], seed: int, scan_ms: float, phase: float, hands_kw
             if asked_at is not None and asked_at[1] != len(game.texts):
                 asked_at = None
             return False
+        truth = played(prompt)
         if asked_at is None or asked_at[1] != len(game.texts):
             asked_at = (now, len(game.texts))
             game.asked += 1
-            done = len(game.texts)
-            if not any(not o.undo and o.moves and [engine.move_text(variant, m) for m in o.moves]
-                       == list(moves[done:done + len(o.moves)]) for o in prompt.options):
-                game.unanswerable += 1
-        if answer_ms is None or now < asked_at[0] + answer_ms:
+            game.unanswerable += truth is None
+        if answer_ms is None or now < asked_at[0] + answer_ms or truth is None:
             return False
-        done = len(game.texts)
-        for o in prompt.options:
-            if not o.undo and o.moves and [engine.move_text(variant, m) for m in o.moves] == \
-                    list(moves[done:done + len(o.moves)]):
-                game.answered += 1
-                took(timed(partial(referee.answer, o.key), int(now)), now)
-                if verbose:
-                    print(f"{now:9.0f}  answer {o.key}")
-                return True
-        return False
+        game.answered += 1
+        took(timed(partial(referee.answer, truth.key), int(now)), now)
+        if verbose:
+            print(f"{now:9.0f}  answer {truth.key}")
+        return True
 
     def answer_due(before: float | None) -> float | None:
         """When the open question is answered, if that comes before ``before`` (None: any time)."""
