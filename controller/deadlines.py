@@ -27,6 +27,7 @@ from .hand_reading import half_made, placed_early, unseen_done
 from .hand_rules import taken_off_unlifted, takes_only
 from .judging import Judging
 from .messages import side_name
+from .next_hand import with_the_next_hand_at_work
 from .prompts import choice_prompt, removal_prompt, takeback_prompt
 from .question_wait import resting_until
 from .scan_guard import (
@@ -228,6 +229,7 @@ class Deadlines(Judging):
                 return
         seqs = None if p.notes.seqs is None else list(p.notes.seqs)
         held_back: list[tuple[Move, ...]] = []
+        hand_at_work = False  # the moves read with the next player's man lifted (``next_hand``)
         if seqs is None:
             seqs = explain(self.position, hands.observed, diff_cells, hands.touched, self.identity,
                            strict=True, max_plies=plies)
@@ -253,6 +255,14 @@ class Deadlines(Judging):
                 seqs = [seq for seq in seqs if seq[0].changes and {c for c, b, a in seq[0].changes if b != a} <= mover]
                 if not seqs:
                     seqs = explain_after(self.position, reading.shape.move, hands, self.identity)
+            if not seqs and not held_back and not self._resync:
+                # Nothing leaves the board as observed; with one man of the side to move after
+                # them lifted (the next player's hand at work), maybe one sequence does.
+                found = {seq for seq, _cell in with_the_next_hand_at_work(hands, self.position, self.identity, plies)
+                         if reading is None or held is None or {c for c, b, a in seq[0].changes if b != a}
+                         <= reading.shape.cells | reading.going_on}
+                if len(found) == 1:
+                    seqs, hand_at_work = list(found), True
             seqs = [seq for seq in seqs if self._moves.allows(seq)]  # (none the computer did not choose)
             if reading is not None and game.timing.scans_in_turn() and not p.notes.tried:
                 # The reading's piece read as gone on past where the board showed it, and taken
@@ -290,7 +300,7 @@ class Deadlines(Judging):
                 return
         # Live, a board also half-way through one legal move (a line pushed front first, slowly)
         # or sequences ending in a removal (pieces in the hand) are asked about, not accepted.
-        in_hand = (not self._resync and bool(seqs) and half_made(hands, game, index)
+        in_hand = (not self._resync and bool(seqs) and not hand_at_work and half_made(hands, game, index)
                    and not unseen_done(hands, game, seqs))
         if len(seqs) == 1 and not takes_only(seqs[0][-1]) and not in_hand:
             if self._resync:

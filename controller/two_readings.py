@@ -66,6 +66,12 @@ def landing_unseen_until(hands: Readings, position: Position, identity: bool, sc
     return max(until, default=None)
 
 
+def puts_and_takes_unseen(hands: Readings, position: Position, seq: tuple[Move, ...]) -> bool:
+    """Whether ``seq`` puts a man where the board never showed it and a later move of ``seq``
+    takes it there (``_put_and_taken_unseen``, loose): that man may as well be in a hand."""
+    return bool(_put_and_taken_unseen(hands, position, seq, loose=True))
+
+
 def _put_and_taken_unseen(hands: Readings, position: Position, seq: tuple[Move, ...],
                           loose: bool) -> set[tuple[int, int]]:
     """The (first cell, cell) of each man ``seq`` puts on an empty cell where the board never

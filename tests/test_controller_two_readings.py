@@ -11,6 +11,7 @@ from __future__ import annotations
 import engine
 from controller.core_types import SCAN_MARGIN_MS, Event, PromptKind, StatusKind, Timing
 from controller.inference import Referee
+from controller.next_hand import with_the_next_hand_at_work
 from controller.question_wait import resting_until
 from controller.readings import Readings
 from controller.signatures import Budget, explain, looks, seen
@@ -458,3 +459,34 @@ def test_a_resting_slide_waits_a_scan_once_the_next_hand_is_at_work() -> None:
     assert resting_until(hands, pos, True, SCAN, option) == 4261 + SCAN.hesitate_ms + SCAN.scan_ms
     pos, hands = _hands(fen, [*events, (4300, "g1", False, "")])
     assert resting_until(hands, pos, True, SCAN, option) == 4202 + SCAN.drag_wait()
+
+
+def test_moves_worked_out_with_the_next_players_man_already_lifted() -> None:
+    # Seed 3012 (phase 0.472): Bf1-b5, shown on d3 on its way and held a scan as it could go on
+    # to a6; c7-c6, Bb5-a4 and Black's bishop lifted from f8 within 300 ms. No sequence leaves
+    # the board as observed, f8 being empty; with Black's bishop put back in thought, one does:
+    # f1b5 c7c6 b5a4, and the bishop is Black's next move. It used to wait for the hand, and the
+    # bishop down on e7 (on its way to c5) put the board four moves ahead: the game stopped.
+    fen = "rnbqkb1r/ppp2ppp/8/3p4/4n3/2N2N2/PPPP1PPP/R1BQKB1R w KQkq - 0 6"
+    events = [(7296, "d3", True, "B"), (7358, "f1", False, ""), (7516, "d3", False, ""), (7674, "b5", True, "B"),
+              (8283, "c7", False, ""), (8334, "b5", False, ""), (8486, "f8", False, ""), (8530, "c6", True, "p"),
+              (8579, "a4", True, "B")]
+    core = play_timed(events, fen, timing=SCAN)
+    assert texts(core) == ["f1b5", "c7c6", "b5a4"]
+    assert core.status.kind != StatusKind.FIX
+    # Then the bishop rests on e7 and d6 on its way to c5: Black's move, read as usual.
+    later = [(8730, "e7", True, "b"), (9830, "e7", False, ""), (9854, "d6", True, "b"), (10734, "d6", False, ""),
+             (10758, "c5", True, "b")]
+    assert texts(play_timed(events + later, fen, timing=SCAN)) == ["f1b5", "c7c6", "b5a4", "f8c5"]
+
+
+def test_a_castlings_rook_is_no_move_of_its_own_with_the_king_in_the_hand() -> None:
+    # Black's h8-f8 and White's a2-a3 on top, with a Black man lifted: read with that man put
+    # back in thought, h8f8 a2a3 -- unless the man is the king of a castling whose rook is
+    # down: the king may yet come to g8 (a castling rook first, its king in the hand).
+    fen = "rnbqk2r/ppp2ppp/3b4/3p4/4n3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 1 6"
+    moves = [(100, "h8", False, ""), (150, "f8", True, "r"), (400, "a2", False, ""), (450, "a3", True, "P")]
+    pos, hands = _hands(fen, sorted([*moves, (300, "b8", False, "")]))
+    assert with_the_next_hand_at_work(hands, pos, True, 3) == [(_seq(pos, "h8f8", "a2a3"), CHESS.geometry.index("b8"))]
+    pos, hands = _hands(fen, sorted([*moves, (300, "e8", False, "")]))
+    assert with_the_next_hand_at_work(hands, pos, True, 3) == []

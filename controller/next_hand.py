@@ -1,0 +1,80 @@
+"""Moves worked out together while the next player's hand is already on a man (issue 23:
+flurries of quick moves).
+
+Quick hands make two or three moves in about the time a board that scans its squares in turn
+takes to report them, and the player whose turn comes next has often lifted his man before the
+last of them is reported: Bf1-b5 (held a scan, as it could go on to a6), c7-c6, Bb5-a4, with
+Black's bishop already off f8. ``signatures.explain`` works out moves that leave the board as
+observed, so that lifted man, which no move of the sequence moves, leaves it nothing; the
+referee waited ``guide_ms`` for the hand, and meanwhile the bishop landed on e7 and made the
+board four moves ahead, past the three worked out at once (seed 3012).
+
+``with_the_next_hand_at_work`` reads such a board as the moves with that man put back in
+thought: one man of the side to move after them, lifted from its square, which none of the
+moves touches. It is the move that player is making next; what comes of it is read as usual,
+once the moves before are final. A sequence that puts a man where the board never showed it
+and takes it there is left out: that man may as well be in a hand on its way (``two_readings``),
+the board then one move of the next player's, which these boards read as usual.
+"""
+
+from __future__ import annotations
+
+from engine import Move, Position
+
+from .readings import Readings
+from .signatures import Budget, explain
+from .two_readings import puts_and_takes_unseen
+
+
+def with_the_next_hand_at_work(hands: Readings, position: Position, identity: bool,
+                               max_plies: int) -> list[tuple[tuple[Move, ...], int]]:
+    """The sequences of 2 to ``max_plies`` moves that leave the board as observed but for one
+    man lifted from its square (the board emptied there, nothing else of it changed), a man of
+    the side to move after them which none of them touches and none of that side's moves of
+    them could have taken along (a castling's king after its rook); each with that man's cell."""
+    lifted = [cell for cell, now in hands.diff.items() if not now and hands.expected[cell]]
+    if len(lifted) > MAX_LIFTED:
+        return []  # a board that far from the game is no flurry
+    found: list[tuple[tuple[Move, ...], int]] = []
+    for cell in lifted:
+        observed = list(hands.observed)
+        observed[cell] = hands.expected[cell]
+        side = position.variant.side_of(position.board[cell])
+        budget = Budget(SEARCH_NODES)
+        for seq in explain(position, observed, set(hands.diff) - {cell}, hands.touched, identity,
+                           strict=True, max_plies=max_plies, handled_only=True, budget=budget):
+            if (not any(c == cell for move in seq for c, b, a in move.changes if b != a)
+                    and _side_after(position, seq) == side
+                    and not _part_of_a_bigger_move(position, seq, cell, side)
+                    and not puts_and_takes_unseen(hands, position, seq)):
+                # (A man put where the board never showed it and taken there may as well be in
+                # a hand on its way: ``two_readings``.)
+                found.append((seq, cell))
+    return found
+
+
+#: Men lifted from their squares beyond which a board is not read this way.
+MAX_LIFTED = 4
+#: Moves the search for each lifted man may try (``signatures.Budget``).
+SEARCH_NODES = 4000
+
+
+def _side_after(position: Position, seq: tuple[Move, ...]) -> int:
+    """The side to move once ``seq`` is played (multi-move turns and three sides included)."""
+    with position.after(*seq):
+        return position.side
+
+
+def _part_of_a_bigger_move(position: Position, seq: tuple[Move, ...], cell: int, side: int) -> bool:
+    """Whether a move of ``side`` in ``seq`` is part of a legal move that also moves the man on
+    ``cell``: the rook of a castling, its king still in the hand."""
+    with position.after():
+        for move in seq:
+            changed = {c for c, b, a in move.changes if b != a}
+            if position.side == side and any(
+                    cell in cells and changed < cells
+                    for m in position.legal_moves()
+                    if (cells := {c for c, b, a in m.changes if b != a})):
+                return True
+            position.push(move)
+    return False
