@@ -21,17 +21,20 @@ from __future__ import annotations
 
 from engine import Move, Position
 
+from .hand_rules import between
 from .readings import Readings
+from .scan_guard import began
 from .signatures import Budget, explain
 from .two_readings import puts_and_takes_unseen
 
 
-def with_the_next_hand_at_work(hands: Readings, position: Position, identity: bool,
+def with_the_next_hand_at_work(hands: Readings, position: Position, identity: bool, scan_ms: int,
                                max_plies: int) -> list[tuple[tuple[Move, ...], int]]:
     """The sequences of 2 to ``max_plies`` moves that leave the board as observed but for one
     man lifted from its square (the board emptied there, nothing else of it changed), a man of
     the side to move after them which none of them touches and none of that side's moves of
-    them could have taken along (a castling's king after its rook); each with that man's cell."""
+    them could have taken along (a castling's king after its rook), lifted after each of them
+    began (give or take a scan: ``scan_guard.in_turn``); each with that man's cell."""
     lifted = [cell for cell, now in hands.diff.items() if not now and hands.expected[cell]]
     if len(lifted) > MAX_LIFTED:
         return []  # a board that far from the game is no flurry
@@ -44,6 +47,7 @@ def with_the_next_hand_at_work(hands: Readings, position: Position, identity: bo
         for seq in explain(position, observed, set(hands.diff) - {cell}, hands.touched, identity,
                            strict=True, max_plies=max_plies, handled_only=True, budget=budget):
             if (not any(c == cell for move in seq for c, b, a in move.changes if b != a)
+                    and all(began(hands, move) <= hands.first_since(cell, -1) + scan_ms for move in seq)
                     and _side_after(position, seq) == side
                     and not _part_of_a_bigger_move(position, seq, cell, side)
                     and not puts_and_takes_unseen(hands, position, seq)):
@@ -51,6 +55,19 @@ def with_the_next_hand_at_work(hands: Readings, position: Position, identity: bo
                 # a hand on its way: ``two_readings``.)
                 found.append((seq, cell))
     return found
+
+
+def stood_where_shown(hands: Readings, position: Position, seq: tuple[Move, ...]) -> bool:
+    """Whether every cell empty in the game and now that a piece was put on meanwhile (handled)
+    is where a move of ``seq`` lands or a cell its man crosses: a queen shown on d3 and lifted
+    again was on d3 (f1d3, then d3e3 after the reply), not merely near the way from e2 to e3
+    (f1e2, then e2e3; seed 4008, the queen resting on e2 on its way to d3)."""
+    crossed: set[int] = set()
+    for move in seq:
+        for frm, to in move.relocations:
+            crossed.add(to)
+            crossed.update(between(position.variant, frm, to))
+    return all(c in crossed for c in hands.touched if not hands.observed[c] and not hands.expected[c])
 
 
 #: Men lifted from their squares beyond which a board is not read this way.
