@@ -23,37 +23,49 @@ from engine import Move, Position
 
 from .hand_rules import between
 from .readings import Readings
-from .scan_guard import began
+from .scan_guard import began, in_turn
 from .signatures import Budget, explain
 from .two_readings import puts_and_takes_unseen
 
 
 def with_the_next_hand_at_work(hands: Readings, position: Position, identity: bool, scan_ms: int,
                                max_plies: int) -> list[tuple[tuple[Move, ...], int]]:
-    """The sequences of 2 to ``max_plies`` moves that leave the board as observed but for one
-    man lifted from its square (the board emptied there, nothing else of it changed), a man of
-    the side to move after them which none of them touches and none of that side's moves of
-    them could have taken along (a castling's king after its rook), lifted after each of them
-    began (give or take a scan: ``scan_guard.in_turn``); each with that man's cell."""
+    """The sequences of 2 to ``max_plies`` moves that leave the board as observed but for the
+    next player's man at work: lifted from its square, or lifted and put on an empty cell by a
+    legal move of his after them (a rook resting on b8 on its way to d8). The man is of the side
+    to move after them, none of them touches its cells, none of that side's moves of them could
+    have taken it along (a castling's king after its rook), and it was lifted after each of them
+    began (a man only lifted: give or take a scan), the moves themselves begun in turn
+    (``scan_guard.in_turn``). Each with that man's first cell."""
     lifted = [cell for cell, now in hands.diff.items() if not now and hands.expected[cell]]
     if len(lifted) > MAX_LIFTED:
         return []  # a board that far from the game is no flurry
+    put = [cell for cell, now in hands.diff.items() if now and not hands.expected[cell]]
     found: list[tuple[tuple[Move, ...], int]] = []
     for cell in lifted:
-        observed = list(hands.observed)
-        observed[cell] = hands.expected[cell]
         side = position.variant.side_of(position.board[cell])
-        budget = Budget(SEARCH_NODES)
-        for seq in explain(position, observed, set(hands.diff) - {cell}, hands.touched, identity,
-                           strict=True, max_plies=max_plies, handled_only=True, budget=budget):
-            if (not any(c == cell for move in seq for c, b, a in move.changes if b != a)
-                    and all(began(hands, move) <= hands.first_since(cell, -1) + scan_ms for move in seq)
-                    and _side_after(position, seq) == side
-                    and not _part_of_a_bigger_move(position, seq, cell, side)
-                    and not puts_and_takes_unseen(hands, position, seq)):
-                # (A man put where the board never showed it and taken there may as well be in
-                # a hand on its way: ``two_readings``.)
-                found.append((seq, cell))
+        for to in (None, *put):
+            observed = list(hands.observed)
+            observed[cell] = hands.expected[cell]
+            if to is not None:
+                observed[to] = 0
+            mans = {cell} if to is None else {cell, to}
+            # A man moved on top of the moves must have been lifted after each of them began, as
+            # reported: a complete move of the next player fits far more boards than a lift.
+            give = scan_ms if to is None else 0
+            budget = Budget(SEARCH_NODES)
+            for seq in explain(position, observed, set(hands.diff) - mans, hands.touched, identity,
+                               strict=True, max_plies=max_plies, handled_only=True, budget=budget):
+                if (not any(c in mans for move in seq for c, b, a in move.changes if b != a)
+                        and all(began(hands, move) <= hands.first_since(cell, -1) + give for move in seq)
+                        and in_turn(hands, scan_ms, [seq])
+                        and _side_after(position, seq) == side
+                        and (to is None or _moves_after(position, seq, cell, to))
+                        and not _part_of_a_bigger_move(position, seq, cell, side)
+                        and not puts_and_takes_unseen(hands, position, seq)):
+                    # (A man put where the board never showed it and taken there may as well be
+                    # in a hand on its way: ``two_readings``.)
+                    found.append((seq, cell))
     return found
 
 
@@ -80,6 +92,12 @@ def _side_after(position: Position, seq: tuple[Move, ...]) -> int:
     """The side to move once ``seq`` is played (multi-move turns and three sides included)."""
     with position.after(*seq):
         return position.side
+
+
+def _moves_after(position: Position, seq: tuple[Move, ...], frm: int, to: int) -> bool:
+    """Whether, once ``seq`` is played, a legal move takes the man on ``frm`` to ``to``."""
+    with position.after(*seq):
+        return any(m.relocations == ((frm, to),) for m in position.legal_moves())
 
 
 def _part_of_a_bigger_move(position: Position, seq: tuple[Move, ...], cell: int, side: int) -> bool:

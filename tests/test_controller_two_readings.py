@@ -507,3 +507,21 @@ def test_of_the_moves_with_the_next_mans_lift_those_the_board_showed_and_began_i
               (51069, "a8", False, ""), (51217, "d3", False, ""), (51299, "d8", True, "r"), (51306, "f8", False, ""),
               (51440, "e3", True, "Q"), (51522, "e8", True, "r")]
     assert texts(play_timed(events, fen, timing=SCAN)) == ["f1d3", "a8d8", "d3e3", "f8e8"]
+
+
+def test_moves_worked_out_with_the_next_players_man_resting_on_its_way() -> None:
+    # Seed 3001 (phase 0.421): Be2-c4 (it could go on), c7-c6, Nf3-e5, then Black's rook a8 on
+    # its way to d8, resting on b8, within half a second; White's f3 reported lifted before
+    # Black's c7 (square order). e2c4 c7c6 f3e5 was held a scan for the bishop going on, and
+    # then the rook was down on b8: four moves, past the three worked out at once. With the rook
+    # put back in thought (a8-b8 a legal move of Black's after them, begun after each of them
+    # as reported), the three are the moves; the rook's move is read as usual.
+    fen = "r4r1k/1pp1n1p1/p2bbq1p/3n1p2/3P4/P1N2N2/1PQ1BPPP/2BRR1K1 w - - 2 17"
+    events = [(31296, "e2", False, ""), (31454, "c4", True, "B"), (31492, "f3", False, ""), (31592, "c7", False, ""),
+              (31619, "c6", True, "p"), (31654, "e5", True, "N"), (31777, "a8", False, ""), (31783, "b8", True, "r")]
+    core = play_timed(events, fen, timing=SCAN)
+    assert texts(core)[:3] == ["e2c4", "c7c6", "f3e5"]
+    # (A man moved on top counts only if lifted after each of the moves began, as reported, with
+    # no scan's give: else c7-c6 on top of e2c4 a8b8 f3e5 would fit too, and nothing be read.)
+    later = [(33321, "b8", False, ""), (33326, "c8", True, "r"), (34204, "c8", False, ""), (34209, "d8", True, "r")]
+    assert texts(play_timed(events + later, fen, timing=SCAN)) == ["e2c4", "c7c6", "f3e5", "a8d8"]
