@@ -284,6 +284,7 @@ def main() -> None:
         return
     ok = total = wrong = misread = asked = answered = unanswerable = with_questions = 0
     stopped_unseen = 0  # games stopped (not misread) within two plies of a move the board never showed
+    misread_unseen = 0  # games misread first at a move the board never showed where it landed
     cpu = 0.0
     costly: list[tuple[float, int, float]] = []  # (referee CPU s, seed, phase) per game
     touch: list[float] = []
@@ -313,6 +314,7 @@ def main() -> None:
                              len(game.texts))
                 near = sorted(p + 1 for p in game.unseen if first - 1 <= p <= first + 2)
                 stopped_unseen += bool(near) and not game.wrong
+                misread_unseen += bool(game.wrong) and first in game.unseen
                 print(f"  seed {seed} phase {phase:.3f}: {len(game.texts)}/{len(moves)}, wrong {game.wrong}, "
                       f"ply {first + 1}: {game.texts[first:first + 2]} for {list(moves[first:first + 2])}; "
                       f"{game.end[:60]!r}" + (f"; never shown: ply {near}" if near else "")
@@ -331,7 +333,7 @@ def main() -> None:
     print(f"dgt offline, scan {args.scan:.0f} ms, hands {hands}: {ok}/{total} games move for move, "
           f"{misread} with a wrong final move, wrong final moves {wrong} (every ply after the first wrong one)")
     print(f"  stopped, not misread, within two plies of a move the board never showed where it landed: "
-          f"{stopped_unseen}")
+          f"{stopped_unseen}; misread first at such a move (no reading of the reports tells it): {misread_unseen}")
     print(f"  questions: {asked} in {with_questions} games, {unanswerable} without the moves played among the "
           f"options when first asked" + (f"; answered after {args.answer_ms:.0f} ms: {answered}"
                                          if args.answer_ms is not None else "; no one answers"))

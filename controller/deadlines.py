@@ -263,8 +263,11 @@ class Deadlines(Judging):
                          if reading is None or held is None or {c for c, b, a in seq[0].changes if b != a}
                          <= reading.shape.cells | reading.going_on}
                 if len(found) > 1:
-                    # (Of several, those in which every man stood where the board showed it.)
+                    # (Of several, those in which every man stood where the board showed it; of
+                    # the same moves in several orders, the one begun in turn as reported.)
                     found = {seq for seq in found if stood_where_shown(hands, self.position, seq)}
+                    if len(found) > 1 and len({frozenset(seq) for seq in found}) == 1:
+                        found = set(in_turn(hands, 0, list(found))) or found
                 if len(found) == 1:
                     seqs, hand_at_work = list(found), True
             seqs = [seq for seq in seqs if self._moves.allows(seq)]  # (none the computer did not choose)

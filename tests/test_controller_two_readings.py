@@ -525,3 +525,15 @@ def test_moves_worked_out_with_the_next_players_man_resting_on_its_way() -> None
     # no scan's give: else c7-c6 on top of e2c4 a8b8 f3e5 would fit too, and nothing be read.)
     later = [(33321, "b8", False, ""), (33326, "c8", True, "r"), (34204, "c8", False, ""), (34209, "d8", True, "r")]
     assert texts(play_timed(events + later, fen, timing=SCAN)) == ["e2c4", "c7c6", "f3e5", "a8d8"]
+
+
+def test_the_same_moves_with_the_next_mans_lift_are_read_in_the_order_begun() -> None:
+    # Seed 4012 (phase 0.588): g2-g4, Bf5-e6 (e6 reported before f5, square order), Bc4-d3 and
+    # Black's queen lifted from g6, within 400 ms. With the queen put back in thought, g2g4 f5e6
+    # c4d3 and c4d3 f5e6 g2g4 both fit, each in turn give or take a scan: the same moves, so
+    # the order begun as reported (g2 37720, f5 37854, c4 37871) is the one read.
+    fen = "r4rk1/pp1n1ppp/2p3q1/5b2/2BP1Q2/5P2/P4RPP/R3N1K1 w - - 2 22"
+    events = [(37720, "g2", False, ""), (37823, "e6", True, "b"), (37854, "f5", False, ""), (37871, "c4", False, ""),
+              (37885, "g4", True, "P"), (38050, "g6", False, ""), (38122, "d3", True, "B")]
+    assert texts(play_timed(events, fen, timing=SCAN)) == ["g2g4", "f5e6", "c4d3"]
+    assert texts(play_timed([*events, (38266, "f6", True, "q")], fen, timing=SCAN)) == ["g2g4", "f5e6", "c4d3", "g6f6"]
