@@ -252,9 +252,17 @@ class Deadlines(Judging):
                 # is the reading or goes on from it; a piece taken elsewhere meanwhile is the
                 # mover's next move (a bishop resting on f5, back to e6 after White's reply).
                 mover = reading.shape.cells | reading.going_on
+                every = seqs
                 seqs = [seq for seq in seqs if seq[0].changes and {c for c, b, a in seq[0].changes if b != a} <= mover]
                 if not seqs:
                     seqs = explain_after(self.position, reading.shape.move, hands, self.identity)
+                lifted = frozenset(c for c, v in hands.diff.items() if not v and c not in reading.shape.cells)
+                if not seqs and len(every) == 1 and lifted_before_the_move(
+                        hands, self.position, game.timing.scan_ms, reading.shape.move, lifted):
+                    # The reading shown was none of the moves: a man of the mover's was off
+                    # long before it began (seed 4007: d6e7 shown with White's queen off f3 for
+                    # f3f6 g8xf6 d6e7, the victim lifted first). One sequence reads the board.
+                    seqs = every
             if not seqs and not held_back and not self._resync:
                 # Nothing leaves the board as observed; with one man of the side to move after
                 # them lifted (the next player's hand at work), maybe one sequence does.

@@ -53,11 +53,14 @@ def with_the_next_hand_at_work(hands: Readings, position: Position, identity: bo
             # A man moved on top of the moves must have been lifted after each of them began, as
             # reported: a complete move of the next player fits far more boards than a lift.
             give = scan_ms if to is None else 0
+            # (Its latest event is the lift that holds it now: a man touched and put back before
+            # the moves, then lifted again, is at work from that second lift.)
+            lifted_at = hands.cell_t.get(cell, hands.last_t)
             budget = Budget(SEARCH_NODES)
             for seq in explain(position, observed, set(hands.diff) - mans, hands.touched, identity,
                                strict=True, max_plies=max_plies, handled_only=True, budget=budget):
                 if (not any(c in mans for move in seq for c, b, a in move.changes if b != a)
-                        and all(began(hands, move) <= hands.first_since(cell, -1) + give for move in seq)
+                        and all(began(hands, move) <= lifted_at + give for move in seq)
                         and in_turn(hands, scan_ms, [seq])
                         and _side_after(position, seq) == side
                         and (to is None or _moves_after(position, seq, cell, to))

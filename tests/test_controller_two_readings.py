@@ -25,7 +25,9 @@ def test_a_flurry_with_the_movers_other_man_off_is_no_move_and_a_reply() -> None
     # d5xd8, e8xd8, d1-b1 and c6xe5 within a second (seed 2, phase 0.511): the board never
     # showed White's rook on d8. It read d1b1 with c6xe5 on top (d5 and e8 taken for men
     # lifted by the next player): but the white rook on d5 was off its cell long before the
-    # queen's move was shown, so White did more than d1b1.
+    # queen's move was shown, so White did more than d1b1. That reading shown is none of the
+    # moves, so the one sequence that reads the board is taken even though it does not follow
+    # on from it (``Deadlines._resolve_unmatched``): the whole flurry is read as played.
     fen = "3rr2k/bpp2pp1/p1n1q2p/3RP3/P6R/B4N1P/5PP1/3Q2K1 w - - 5 26"
     events = [(38847, "d8", False, ""), (38930, "d5", False, ""), (39511, "e8", False, ""),
               (39693, "b1", True, "Q"), (39700, "d1", False, ""), (39727, "d8", True, "r"),
@@ -36,9 +38,8 @@ def test_a_flurry_with_the_movers_other_man_off_is_no_move_and_a_reply() -> None
               (40886, "e6", False, "")]
     played = ["d5d8", "e8d8", "d1b1", "c6e5", "b1b7"]
     core = play_timed(events, fen, timing=SCAN)
-    got = texts(core)
-    assert got == played[:len(got)]
-    assert core.status.kind == StatusKind.FIX
+    assert texts(core) == played
+    assert core.status.kind == StatusKind.MOVING  # (Black's e6 lifted: the next move under way)
 
 
 def test_a_man_taken_where_the_board_never_showed_it_is_as_likely_in_the_hand() -> None:
@@ -537,3 +538,28 @@ def test_the_same_moves_with_the_next_mans_lift_are_read_in_the_order_begun() ->
               (37885, "g4", True, "P"), (38050, "g6", False, ""), (38122, "d3", True, "B")]
     assert texts(play_timed(events, fen, timing=SCAN)) == ["g2g4", "f5e6", "c4d3"]
     assert texts(play_timed([*events, (38266, "f6", True, "q")], fen, timing=SCAN)) == ["g2g4", "f5e6", "c4d3", "g6f6"]
+
+
+def test_the_next_mans_lift_is_its_latest_after_a_touch() -> None:
+    # Seed 4007 (phase 0.508): Black touched the knight on h5 and put it back, played c7-c6 (it
+    # could go on to c5); White's g2-g4 (resting on g3, reported before g2's lift), and Black's
+    # knight lifted again (for h5-f6) before g4 was reported. The knight is at work from its
+    # second lift: c7c6 g2g4 are the moves.
+    fen = "rnb1kb1r/p1pp1ppp/8/1B3Nqn/4Pp2/3P4/PPP3PP/RNBQ1K1R b kq - 4 9"
+    events = [(13643, "h5", False, ""), (14083, "h5", True, "n"), (14231, "c7", False, ""), (14258, "c6", True, "p"),
+              (15015, "g3", True, "P"), (15042, "g2", False, ""), (15183, "h5", False, ""), (15207, "g4", True, "P"),
+              (15235, "g3", False, "")]
+    assert texts(play_timed(events, fen, timing=SCAN)) == ["c7c6", "g2g4"]
+
+
+def test_a_reading_shown_with_the_movers_other_man_long_off_is_none_of_the_moves() -> None:
+    # Seed 4007 (phase 0.933): Qf3-f6, Black's knight g8 takes it there (the
+    # queen lifted first), White's Bd6-e7; e7 reported 31 ms before f6 (square order). With the
+    # queen off f3 and f6 and Black's knight in the hand, the board was shown as d6e7, and the
+    # board read only as moves following on from it: none. White's queen was off f3 long before
+    # the bishop moved, so that reading was none of the moves; the one sequence that reads the
+    # board is taken.
+    fen = "r1bk2nr/p2p1pNp/n2B4/1p1NP2P/6P1/3P1Q2/P1P1K3/q5b1 w - - 1 22"
+    events = [(34465, "f3", False, ""), (34602, "f6", True, "Q"), (35042, "f6", False, ""), (35211, "g8", False, ""),
+              (35255, "d6", False, ""), (35451, "e7", True, "B"), (35482, "f6", True, "n")]
+    assert texts(play_timed(events, fen, timing=SCAN)) == ["f3f6", "g8f6", "d6e7"]
