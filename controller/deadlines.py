@@ -27,7 +27,7 @@ from .hand_reading import half_made, placed_early, unseen_done
 from .hand_rules import taken_off_unlifted, takes_only
 from .judging import Judging
 from .messages import side_name
-from .next_hand import stood_where_shown, with_the_next_hand_at_work
+from .next_hand import the_one_with_the_next_hand
 from .prompts import choice_prompt, removal_prompt, takeback_prompt
 from .question_wait import resting_until
 from .scan_guard import (
@@ -264,20 +264,13 @@ class Deadlines(Judging):
                     # f3f6 g8xf6 d6e7, the victim lifted first). One sequence reads the board.
                     seqs = every
             if not seqs and not held_back and not self._resync:
-                # Nothing leaves the board as observed; with one man of the side to move after
-                # them lifted (the next player's hand at work), maybe one sequence does.
-                found = {seq for seq, _cell in with_the_next_hand_at_work(hands, self.position, self.identity,
-                                                                    game.timing.scan_ms, plies)
-                         if reading is None or held is None or {c for c, b, a in seq[0].changes if b != a}
-                         <= reading.shape.cells | reading.going_on}
-                if len(found) > 1:
-                    # (Of several, those in which every man stood where the board showed it; of
-                    # the same moves in several orders, the one begun in turn as reported.)
-                    found = {seq for seq in found if stood_where_shown(hands, self.position, seq)}
-                    if len(found) > 1 and len({frozenset(seq) for seq in found}) == 1:
-                        found = set(in_turn(hands, 0, list(found))) or found
-                if len(found) == 1:
-                    seqs, hand_at_work = list(found), True
+                # Nothing leaves the board as observed; with the next player's man at work put
+                # back in thought, maybe one sequence does (``next_hand``).
+                within = None if reading is None or held is None else reading.shape.cells | reading.going_on
+                one = the_one_with_the_next_hand(hands, self.position, self.identity, game.timing.scan_ms, plies,
+                                                 within)
+                if one is not None:
+                    seqs, hand_at_work = [one], True
             seqs = [seq for seq in seqs if self._moves.allows(seq)]  # (none the computer did not choose)
             if reading is not None and game.timing.scans_in_turn() and not p.notes.tried:
                 # The reading's piece read as gone on past where the board showed it, and taken

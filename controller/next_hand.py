@@ -10,8 +10,9 @@ referee waited ``guide_ms`` for the hand, and meanwhile the bishop landed on e7 
 board four moves ahead, past the three worked out at once (seed 3012).
 
 ``with_the_next_hand_at_work`` reads such a board as the moves with that man put back in
-thought: one man of the side to move after them, lifted from its square, which none of the
-moves touches. It is the move that player is making next; what comes of it is read as usual,
+thought: one man of the side to move after them, lifted from its square (or lifted and put
+down where a legal move of his takes it: a rook resting on its way), which none of the moves
+touches. It is the move that player is making next; what comes of it is read as usual,
 once the moves before are final. A sequence that puts a man where the board never showed it
 and takes it there is left out: that man may as well be in a hand on its way (``two_readings``),
 the board then one move of the next player's, which these boards read as usual.
@@ -70,6 +71,22 @@ def with_the_next_hand_at_work(hands: Readings, position: Position, identity: bo
                     # in a hand on its way: ``two_readings``.)
                     found.append((seq, cell))
     return found
+
+
+def the_one_with_the_next_hand(hands: Readings, position: Position, identity: bool, scan_ms: int, max_plies: int,
+                               first_within: frozenset[int] | None) -> tuple[Move, ...] | None:
+    """The one sequence ``with_the_next_hand_at_work`` reads the board as, if one is left, its
+    first move within ``first_within`` (a reading held for the next player's hand: the mover's
+    move is that reading or goes on from it). Of several: those in which every man stood where
+    the board showed it, and of the same moves in several orders the one begun in turn as
+    reported (no scan's give)."""
+    found = {seq for seq, _cell in with_the_next_hand_at_work(hands, position, identity, scan_ms, max_plies)
+             if first_within is None or {c for c, b, a in seq[0].changes if b != a} <= first_within}
+    if len(found) > 1:
+        found = {seq for seq in found if stood_where_shown(hands, position, seq)}
+        if len(found) > 1 and len({frozenset(seq) for seq in found}) == 1:
+            found = set(in_turn(hands, 0, list(found))) or found
+    return next(iter(found)) if len(found) == 1 else None
 
 
 def stood_where_shown(hands: Readings, position: Position, seq: tuple[Move, ...]) -> bool:
