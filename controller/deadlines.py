@@ -38,6 +38,7 @@ from .scan_guard import (
     in_turn,
     merged_hold,
     mover_move,
+    same_moves_in_order,
     taken_beyond_shown,
 )
 from .signatures import Sig, explain
@@ -289,13 +290,7 @@ class Deadlines(Judging):
                 # Moves are made in turn: of several orders, the one whose moves began in the
                 # order the hands began them (on a board that scans its squares in turn, events
                 # more than a scan apart).
-                seqs = in_turn(hands, game.timing.scan_ms, seqs) or seqs
-                if len(seqs) > 1 and len({frozenset(seq) for seq in seqs}) == 1:
-                    # (The same moves, so the same board: the order they began in as reported,
-                    # no scan's give, if exactly one order has it.)
-                    ordered = in_turn(hands, 0, seqs)
-                    if len(ordered) == 1:
-                        seqs = ordered
+                seqs = same_moves_in_order(hands, in_turn(hands, game.timing.scan_ms, seqs) or seqs)
         if not self._resync and game.timing.scans_in_turn() and not p.notes.landing:
             # A man read as taken where the board never showed it may as well be in the hand on
             # its way elsewhere: its landing is reported within a scan of the taker's, if at all.

@@ -24,7 +24,7 @@ from engine import Move, Position
 
 from .hand_rules import between
 from .readings import Readings
-from .scan_guard import began, in_turn
+from .scan_guard import began, in_turn, same_moves_in_order
 from .signatures import Budget, explain
 from .two_readings import puts_and_takes_unseen
 
@@ -45,6 +45,9 @@ def with_the_next_hand_at_work(hands: Readings, position: Position, identity: bo
     found: list[tuple[tuple[Move, ...], int]] = []
     for cell in lifted:
         side = position.variant.side_of(position.board[cell])
+        # (Its latest event is the lift that holds it now: a man touched and put back before the
+        # moves, then lifted again, is at work from that second lift.)
+        lifted_at = hands.cell_t.get(cell, hands.last_t)
         for to in (None, *put):
             observed = list(hands.observed)
             observed[cell] = hands.expected[cell]
@@ -54,9 +57,6 @@ def with_the_next_hand_at_work(hands: Readings, position: Position, identity: bo
             # A man moved on top of the moves must have been lifted after each of them began, as
             # reported: a complete move of the next player fits far more boards than a lift.
             give = scan_ms if to is None else 0
-            # (Its latest event is the lift that holds it now: a man touched and put back before
-            # the moves, then lifted again, is at work from that second lift.)
-            lifted_at = hands.cell_t.get(cell, hands.last_t)
             budget = Budget(SEARCH_NODES)
             for seq in explain(position, observed, set(hands.diff) - mans, hands.touched, identity,
                                strict=True, max_plies=max_plies, handled_only=True, budget=budget):
@@ -84,8 +84,7 @@ def the_one_with_the_next_hand(hands: Readings, position: Position, identity: bo
              if first_within is None or {c for c, b, a in seq[0].changes if b != a} <= first_within}
     if len(found) > 1:
         found = {seq for seq in found if stood_where_shown(hands, position, seq)}
-        if len(found) > 1 and len({frozenset(seq) for seq in found}) == 1:
-            found = set(in_turn(hands, 0, list(found))) or found
+        found = set(same_moves_in_order(hands, list(found)))
     return next(iter(found)) if len(found) == 1 else None
 
 

@@ -147,6 +147,17 @@ def in_turn(hands: Readings, scan_ms: int, seqs: list[tuple[Move, ...]]) -> list
     return [seq for seq in seqs if all(began(hands, a) <= began(hands, b) + scan_ms for a, b in pairwise(seq))]
 
 
+def same_moves_in_order(hands: Readings, seqs: list[tuple[Move, ...]]) -> list[tuple[Move, ...]]:
+    """Of the same moves in several orders (so the same board: a player's two moves, the other
+    player's between, either way round), the one whose moves began in the order reported, no
+    scan's give, if exactly one has it; else ``seqs`` as they are."""
+    if len(seqs) > 1 and len({frozenset(seq) for seq in seqs}) == 1:
+        ordered = in_turn(hands, 0, seqs)
+        if len(ordered) == 1:
+            return ordered
+    return seqs
+
+
 def began(hands: Readings, move: Move) -> int:
     """When ``move``'s first event came: the earliest on the cells it lifts its pieces from. (A
     move begins where its pieces are lifted: a cell it lands on may have been handled before,
