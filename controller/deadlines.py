@@ -44,6 +44,7 @@ from .scan_guard import (
 from .signatures import Sig, explain
 from .swaps import swap_text, swaps, unswapped
 from .two_readings import (
+    gone_on,
     landed_in_turn,
     landing_unseen_until,
     lifted_before_the_move,
@@ -258,6 +259,13 @@ class Deadlines(Judging):
                 if not seqs:
                     seqs = explain_after(self.position, reading.shape.move, hands, self.identity)
                 lifted = frozenset(c for c, v in hands.diff.items() if not v and c not in reading.shape.cells)
+                if not seqs and self._asked_both == reading.shape.move and not played_on(
+                        hands, self.position, self.identity, self._asked_other):
+                    # Asked which, and the players played on unanswered: the board no longer
+                    # follows on from the other reading, so the piece went on (seed 4019, c1g5
+                    # c7c6 g5h4 d8e8 after c1e3 c7c6 e3g5 was asked about).
+                    seqs = played_on(hands, self.position, self.identity,
+                                     [(m,) for m in gone_on(self.position, reading.shape.move, self.identity)[1:]])
                 if not seqs and len(every) == 1 and lifted_before_the_move(
                         hands, self.position, game.timing.scan_ms, reading.shape.move, lifted):
                     # The reading shown was none of the moves: a man of the mover's was off

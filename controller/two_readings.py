@@ -200,7 +200,8 @@ def played_on(hands: Readings, position: Position, identity: bool,
         with position.after(*seq[:-1]):
             for in_hand in ({}, last) if last else ({},):
                 observed = [in_hand.get(c, v) for c, v in enumerate(hands.observed)]
-                more = _followed(position, seq[-1], hands, identity, observed, max_plies=3, budget=budget)
+                more = [s for first in gone_on(position, seq[-1], identity)
+                        for s in _followed(position, first, hands, identity, observed, max_plies=3, budget=budget)]
                 # (Put down in turn from where they were asked: a knight gone back and out
                 # again, f6g8 and g8f6, fills no turn.)
                 more = [s for s in more if _put_down_in_turn(hands, seq[-2:-1] + s)]
@@ -208,6 +209,20 @@ def played_on(hands: Readings, position: Position, identity: bool,
                     found += [seq[:-1] + s for s in more]
                     break
     return list(dict.fromkeys(found))
+
+
+def gone_on(position: Position, move: Move, identity: bool) -> list[Move]:
+    """``move``, then the legal moves of its piece gone on further along its line (a bishop
+    shown resting on g5 that went on to h4 while the question stood: seed 4019)."""
+    drag = MoveIndex(position, identity).drag_cells(move)
+    moved = [(s, d) for s, d in move.relocations if s != d]
+    if not drag or len(moved) != 1:
+        return [move]
+    (src, dst), = moved
+    return [move, *(m for m in position.legal_moves()
+                    if m.piece == move.piece and m.relocations[:1] == ((src, m.relocations[0][1]),)
+                    and len(m.relocations) == 1 and dst in between(position.variant, src, m.relocations[0][1])
+                    and not m.promotion)]
 
 
 def _put_down_in_turn(hands: Readings, seq: tuple[Move, ...]) -> bool:

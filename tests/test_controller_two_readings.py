@@ -15,7 +15,7 @@ from controller.next_hand import with_the_next_hand_at_work
 from controller.question_wait import resting_until
 from controller.readings import Readings
 from controller.signatures import Budget, explain, looks, seen
-from controller.two_readings import SEARCH_NODES, landed_in_turn, next_move_too
+from controller.two_readings import SEARCH_NODES, landed_in_turn, next_move_too, played_on
 from tests.core_scripts import CHESS, play_timed, texts
 
 SCAN = Timing(scan_ms=222)
@@ -563,3 +563,30 @@ def test_a_reading_shown_with_the_movers_other_man_long_off_is_none_of_the_moves
     events = [(34465, "f3", False, ""), (34602, "f6", True, "Q"), (35042, "f6", False, ""), (35211, "g8", False, ""),
               (35255, "d6", False, ""), (35451, "e7", True, "B"), (35482, "f6", True, "n")]
     assert texts(play_timed(events, fen, timing=SCAN)) == ["f3f6", "g8f6", "d6e7"]
+
+
+def test_the_going_on_is_read_once_the_other_asked_reading_no_longer_follows() -> None:
+    # Seed 4019 (phase 0.842): Bc1 shown on d2 and e3, then on g5 after Black's c7-c6 (lifted
+    # within a scan of e3's lift); c1e3 c7c6 e3g5 is asked about against c1g5. Unanswered, the
+    # players play on: Bg5-h4 and Qd8-e8. No move of the bishop from g5 follows e3g5 with Black's
+    # queen moved first, so the bishop went on to g5 before Black moved: the going on and the
+    # moves after it are read (before, the referee stayed at "White moving" for the rest of
+    # the game).
+    fen = "r1bq1rk1/ppp1n1pp/1b6/3pP3/8/1BP2N1P/P4PP1/R1BQ1RK1 w - - 1 14"
+    events = [(18185, "d2", True, "B"), (18209, "c1", False, ""), (18381, "e3", True, "B"), (18405, "d2", False, ""),
+              (18601, "e3", False, ""), (18704, "c7", False, ""), (18732, "c6", True, "p"), (18773, "g5", True, "B"),
+              (19560, "d8", False, ""), (19653, "g5", False, ""), (19684, "h4", True, "B"), (19784, "e8", True, "q")]
+    assert texts(play_timed(events, fen, timing=SCAN)) == ["c1g5", "c7c6", "g5h4", "d8e8"]
+
+
+def test_the_other_asked_reading_is_followed_on_with_its_last_slide_gone_on() -> None:
+    # The board of the test above, the bishop going on from g5 to h6 (on e3's line) before
+    # Black's Qd8-e8: c1e3 c7c6 e3g5 asked, then e3g5's going on and the queen's move follow on
+    # from it. (e3g5 d8e8 g5h6 would land the bishop after the queen: not in turn.)
+    fen = "r1bq1rk1/ppp1n1pp/1b6/3pP3/8/1BP2N1P/P4PP1/R1BQ1RK1 w - - 1 14"
+    events = [(18185, "d2", True, "B"), (18209, "c1", False, ""), (18381, "e3", True, "B"), (18405, "d2", False, ""),
+              (18601, "e3", False, ""), (18704, "c7", False, ""), (18732, "c6", True, "p"), (18773, "g5", True, "B"),
+              (19653, "g5", False, ""), (19684, "h6", True, "B"), (19700, "d8", False, ""), (19784, "e8", True, "q")]
+    pos, hands = _hands(fen, events)
+    assert played_on(hands, pos, True, [_seq(pos, "c1e3", "c7c6", "e3g5")]) == [
+        _seq(pos, "c1e3", "c7c6", "e3h6", "d8e8")]
