@@ -184,7 +184,7 @@ class _Game:
         t0 = self.service.t0 if self.service is not None else 0.0
         final = (self.finals[ply] - t0) * 1000
         first = (self.first_event[ply] - t0) * 1000
-        cells = {c for c, b, a in move.changes if b != a}
+        cells = move.changed_cells
         reports = [t for t, cell, _down, _piece, _syn, _scan in self.sensed if cell in cells and first <= t <= final]
         return final - max(reports) if reports else (self.finals[ply] - self.last_event[ply]) * 1000
 

@@ -72,7 +72,7 @@ def moves_of(path: str) -> list[dict]:
         move = pos.parse_move(text)
         if ply in last and not extendable(pos, move, True):
             final = finals[ply]
-            cells = {c for c, b, a in move.changes if b != a}
+            cells = move.changed_cells
             mine = [e for e in events if e[1] in cells and first[ply] <= e[0] <= final]
             landing = {(c, variant.symbol(a)) for c, b, a in move.changes if a and b != a}
             row = {"game": path, "ply": ply + 1, "move": text, "total": final - last[ply], "scan": None,

@@ -255,7 +255,7 @@ class Deadlines(Judging):
                 # mover's next move (a bishop resting on f5, back to e6 after White's reply).
                 mover = reading.shape.cells | reading.going_on
                 every = seqs
-                seqs = [seq for seq in seqs if seq[0].changes and {c for c, b, a in seq[0].changes if b != a} <= mover]
+                seqs = [seq for seq in seqs if seq[0].changes and seq[0].changed_cells <= mover]
                 if not seqs:
                     seqs = explain_after(self.position, reading.shape.move, hands, self.identity)
                 lifted = frozenset(c for c, v in hands.diff.items() if not v and c not in reading.shape.cells)

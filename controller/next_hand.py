@@ -60,7 +60,7 @@ def with_the_next_hand_at_work(hands: Readings, position: Position, identity: bo
             budget = Budget(SEARCH_NODES)
             for seq in explain(position, observed, set(hands.diff) - mans, hands.touched, identity,
                                strict=True, max_plies=max_plies, handled_only=True, budget=budget):
-                if (not any(c in mans for move in seq for c, b, a in move.changes if b != a)
+                if (not any(move.changed_cells & mans for move in seq)
                         and all(began(hands, move) <= lifted_at + give for move in seq)
                         and in_turn(hands, scan_ms, [seq])
                         and _side_after(position, seq) == side
@@ -81,7 +81,7 @@ def the_one_with_the_next_hand(hands: Readings, position: Position, identity: bo
     the board showed it, and of the same moves in several orders the one begun in turn as
     reported (no scan's give)."""
     found = {seq for seq, _cell in with_the_next_hand_at_work(hands, position, identity, scan_ms, max_plies)
-             if first_within is None or {c for c, b, a in seq[0].changes if b != a} <= first_within}
+             if first_within is None or seq[0].changed_cells <= first_within}
     if len(found) > 1:
         found = {seq for seq in found if stood_where_shown(hands, position, seq)}
         found = set(same_moves_in_order(hands, list(found)))
@@ -124,11 +124,11 @@ def _part_of_a_bigger_move(position: Position, seq: tuple[Move, ...], cell: int,
     ``cell``: the rook of a castling, its king still in the hand."""
     with position.after():
         for move in seq:
-            changed = {c for c, b, a in move.changes if b != a}
+            changed = move.changed_cells
             if position.side == side and any(
                     cell in cells and changed < cells
                     for m in position.legal_moves()
-                    if (cells := {c for c, b, a in m.changes if b != a})):
+                    if (cells := m.changed_cells)):
                 return True
             position.push(move)
     return False

@@ -162,7 +162,7 @@ def began(hands: Readings, move: Move) -> int:
     """When ``move``'s first event came: the earliest on the cells it lifts its pieces from. (A
     move begins where its pieces are lifted: a cell it lands on may have been handled before,
     by the move before.)"""
-    cells = {s for s, d in move.relocations if s != d} or {c for c, b, a in move.changes if b != a}
+    cells = {s for s, d in move.relocations if s != d} or move.changed_cells
     return min((hands.first_since(c, -1) for c in cells if c in hands.cell_t), default=hands.last_t)
 
 
@@ -183,8 +183,8 @@ def merged_hold(hands: Readings, position: Position, identity: bool, timing: Tim
             index = MoveIndex(position, identity)
             if can_go_on(index, Shape(move, identity)):
                 first = began(hands, after)
-                cells = frozenset(c for c, b, a in move.changes if b != a)
-                later = {c for m in seq[i + 1:] for c, b, a in m.changes if b != a}
+                cells = move.changed_cells
+                later = {c for m in seq[i + 1:] for c in m.changed_cells}
                 drag = index.drag_cells(move)
                 alone = bool(drag) and not cells & later and not can_go_on_beyond_drag(index, move, identity)
                 due = (seen_going_on_by(hands, timing, cells, drag, first) if alone
@@ -242,7 +242,7 @@ def brief_stands_only(hands: Readings, seq: tuple[Move, ...]) -> bool:
     was empty: a piece stood there on its way for less than a scan (a knight put down on f5
     and taken on to g3 at once), which a board that scans its squares in turn never reports.
     A man that was there and is there again (taken, and another put back) is no such stand."""
-    changed = {c for move in seq for c, b, a in move.changes if b != a}
+    changed = {c for move in seq for c in move.changed_cells}
     return all(not hands.expected[c] for c in changed - set(hands.diff) - hands.touched)
 
 

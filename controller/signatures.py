@@ -282,7 +282,7 @@ def explain(pos: Position, observed: list[int], diff_cells: set[int], touched: s
         for move in pos.legal_moves():
             if budget.nodes <= 0:
                 return
-            cells = {c for c, b, a in move.changes if b != a}
+            cells = move.changed_cells
             if not cells & relevant or (handled_only and not cells <= relevant):
                 continue
             budget.nodes -= 1

@@ -38,8 +38,8 @@ class Move:
     code, the code that stands on ``to`` afterwards when it differs from the mover (promotion,
     drop), a tag, and (for non-plain moves) the effects ``build_move`` derived."""
 
-    __slots__ = ("_changes", "_relocations", "_victims", "captured", "derived", "frm", "piece", "promotion", "tag",
-                 "text", "to")
+    __slots__ = ("_changed_cells", "_changes", "_relocations", "_victims", "captured", "derived", "frm", "piece",
+                 "promotion", "tag", "text", "to")
 
     def __init__(
         self,
@@ -63,6 +63,7 @@ class Move:
         self._changes = changes
         self._relocations = relocations
         self._victims = victims
+        self._changed_cells: frozenset[int] | None = None
         #: Notation suffix a rule component chose for moves whose from/to do not tell them apart.
         self.text = text
         #: Moves a transform component derived from this one, by component, when the result
@@ -76,6 +77,15 @@ class Move:
         if self._changes is None:
             self._changes = ((self.frm, self.piece, 0), (self.to, self.captured, self.promotion or self.piece))
         return self._changes
+
+    @property
+    def changed_cells(self) -> frozenset[int]:
+        """The cells the move leaves other than they were: ``changes`` without any entry that
+        puts back what stood there."""
+        # (Kept: the referee's searches ask it of the same interned moves at many nodes.)
+        if self._changed_cells is None:
+            self._changed_cells = frozenset({c for c, before, after in self.changes if before != after})
+        return self._changed_cells
 
     @property
     def relocations(self) -> tuple[tuple[int, int], ...]:

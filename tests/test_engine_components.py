@@ -296,6 +296,7 @@ def test_builder_derives_changes_relocations_and_victims() -> None:
     push = build_move(board, 0, 1, relocate=((0, 1), (1, 2), (2, 3)))
     assert push.changes == ((0, 5, 0), (1, 9, 5), (2, 9, 9), (3, 0, 9))  # the equal pieces count too
     assert push.victims == () and push.captured == 0
+    assert push.changed_cells == {0, 1, 3}  # (cell 2 holds a like piece before and after)
     swap = build_move(board, 0, 5, relocate=((0, 5), (5, 0)))
     assert swap.changes == ((0, 5, 10), (5, 10, 5)) and swap.victims == ()
     leap = build_move(board, 0, 3, relocate=((0, 3),), remove=(1, 2))
