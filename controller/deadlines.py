@@ -291,7 +291,8 @@ class Deadlines(Judging):
             if not self._resync and game.timing.scans_in_turn():
                 # A man read as taken where the board never showed it, when the board reads as
                 # well with that man in a hand: where it lands decides (``two_readings``).
-                kept = [seq for seq in seqs if not taken_unseen(hands, self.position, self.identity, seq)]
+                kept = [seq for seq in seqs if not taken_unseen(hands, self.position, self.identity,
+                                                            game.timing.scan_ms, seq)]
                 if len(kept) < len(seqs):
                     held_back, seqs = held_back or seqs, kept
             if len(seqs) > 1 and not self._resync:

@@ -66,7 +66,7 @@ def with_the_next_hand_at_work(hands: Readings, position: Position, identity: bo
                         and _side_after(position, seq) == side
                         and (to is None or _moves_after(position, seq, cell, to))
                         and not _part_of_a_bigger_move(position, seq, cell, side)
-                        and not puts_and_takes_unseen(hands, position, seq)):
+                        and not puts_and_takes_unseen(hands, position, identity, scan_ms, seq, observed)):
                     # (A man put where the board never showed it and taken there may as well be
                     # in a hand on its way: ``two_readings``.)
                     found.append((seq, cell))

@@ -40,13 +40,13 @@ from .signatures import Budget, MoveIndex, diff_sig, explain, looks, seen
 SEARCH_NODES = 40_000
 
 
-def taken_unseen(hands: Readings, position: Position, identity: bool, seq: tuple[Move, ...]) -> bool:
+def taken_unseen(hands: Readings, position: Position, identity: bool, scan_ms: int, seq: tuple[Move, ...]) -> bool:
     """Whether ``seq`` puts a man on a cell empty in the game whose lift the board never
     reported (so never showed the man there) and a later move of ``seq`` takes it there, while
     the board reads as well, in fewer moves, with that man back on its first cell (in a hand,
     or lifted as a victim to be)."""
     firsts = {s for s, _d in _put_and_taken_unseen(hands, position, seq, loose=False)}
-    return any(_read_without(hands, position, identity, s, len(seq) - 1) for s in firsts)
+    return any(_read_without(hands, position, identity, scan_ms, s, len(seq) - 1) for s in firsts)
 
 
 def landing_unseen_until(hands: Readings, position: Position, identity: bool, scan_ms: int,
@@ -66,10 +66,18 @@ def landing_unseen_until(hands: Readings, position: Position, identity: bool, sc
     return max(until, default=None)
 
 
-def puts_and_takes_unseen(hands: Readings, position: Position, seq: tuple[Move, ...]) -> bool:
+def puts_and_takes_unseen(hands: Readings, position: Position, identity: bool, scan_ms: int,
+                          seq: tuple[Move, ...], board: list[int]) -> bool:
     """Whether ``seq`` puts a man where the board never showed it and a later move of ``seq``
-    takes it there (``_put_and_taken_unseen``, loose): that man may as well be in a hand."""
-    return bool(_put_and_taken_unseen(hands, position, seq, loose=True))
+    takes it there (``_put_and_taken_unseen``, loose), while ``board`` (the board as observed,
+    maybe with a man put back in thought) reads as well with that man in a hand: back on its
+    first cell, the rest in fewer moves, or on its way to an empty cell the board has not
+    reported, the rest one move (g2g4 e6xg4 for g2-g3 in the hand and Black's bishop resting on
+    g4, seed 3009). With no such reading it is the move (f2f4 e5xf4, White's knight already
+    lifted for its next move: seed 5003)."""
+    return any(_read_without(hands, position, identity, scan_ms, s, len(seq) - 1, board)
+               or _landing_unseen(hands, position, identity, s, seq, board)
+               for s, _d in _put_and_taken_unseen(hands, position, seq, loose=True))
 
 
 def _put_and_taken_unseen(hands: Readings, position: Position, seq: tuple[Move, ...],
@@ -100,7 +108,8 @@ def _taken_later(moves: tuple[Move, ...], cell: int) -> bool:
     return any(c == cell and b and b != a for m in moves for c, b, a in m.changes)
 
 
-def _landing_unseen(hands: Readings, position: Position, identity: bool, cell: int, seq: tuple[Move, ...]) -> bool:
+def _landing_unseen(hands: Readings, position: Position, identity: bool, cell: int, seq: tuple[Move, ...],
+                    board: list[int] | None = None) -> bool:
     """Whether the board reads as well with the man of ``cell`` (moved by a move of ``seq``)
     still in the hand on its way to another empty cell the board has not reported (where it
     will land), and the rest of the board one move of the next player's, its piece resting
@@ -108,28 +117,32 @@ def _landing_unseen(hands: Readings, position: Position, identity: bool, cell: i
     on g4 on its way to h3; seed 5006: f6d5 d4xd5 for Nf6-g4 and White's rook resting on d5)."""
     i = next(i for i, move in enumerate(seq) if any(s == cell for s, _d in move.relocations))
     look = looks(position.variant) if identity else None
+    shown = hands.observed if board is None else board
     with position.after(*seq[:i]):
         for m in position.legal_moves():
             if len(m.relocations) != 1 or m.relocations[0][0] != cell or m == seq[i]:
                 continue
             landing = m.relocations[0][1]
-            if hands.observed[landing] or landing in hands.touched or any(b for c, b, _a in m.changes if c == landing):
+            if shown[landing] or landing in hands.touched or any(b for c, b, _a in m.changes if c == landing):
                 continue
             with position.after(m):
-                board = position.board
-                observed = list(hands.observed)
-                observed[landing] = seen(board[landing], identity, look)
-                diff = {c for c, v in enumerate(observed) if v != seen(board[c], identity, look)}
+                board_after = position.board
+                observed = list(shown)
+                observed[landing] = seen(board_after[landing], identity, look)
+                diff = {c for c, v in enumerate(observed) if v != seen(board_after[c], identity, look)}
                 sig = frozenset((c, observed[c]) for c in diff)
                 if diff and MoveIndex(position, identity).match(sig, hands.touched | {landing}):
                     return True
     return False
 
 
-def _read_without(hands: Readings, position: Position, identity: bool, cell: int, plies: int) -> bool:
-    """Whether the board, with ``cell`` read as in the game, is one legal move or a sequence of
-    up to ``plies`` of them."""
-    observed = list(hands.observed)
+def _read_without(hands: Readings, position: Position, identity: bool, scan_ms: int, cell: int, plies: int,
+                  board: list[int] | None = None) -> bool:
+    """Whether the board (``board``: as observed, by default), with ``cell`` read as in the
+    game, is one legal move or a sequence of up to ``plies`` of them begun in turn (not Black's
+    knight moved long before White's rook, with White's pawn in the hand all the while: seed
+    4001)."""
+    observed = list(hands.observed if board is None else board)
     observed[cell] = hands.expected[cell]
     diff = {c for c, v in enumerate(observed) if v != hands.expected[c]}
     if not diff:
@@ -137,8 +150,8 @@ def _read_without(hands: Readings, position: Position, identity: bool, cell: int
     sig = frozenset((c, observed[c]) for c in diff)
     if MoveIndex(position, identity).match(sig, hands.touched):
         return True
-    return plies >= 2 and bool(explain(position, observed, diff, hands.touched, identity, strict=True,
-                                       max_plies=plies))
+    return plies >= 2 and bool(in_turn(hands, scan_ms, explain(position, observed, diff, hands.touched, identity,
+                                                                strict=True, max_plies=plies)))
 
 
 def next_move_too(hands: Readings, position: Position, identity: bool, scan_ms: int, reading: Move,

@@ -590,3 +590,28 @@ def test_the_other_asked_reading_is_followed_on_with_its_last_slide_gone_on() ->
     pos, hands = _hands(fen, events)
     assert played_on(hands, pos, True, [_seq(pos, "c1e3", "c7c6", "e3g5")]) == [
         _seq(pos, "c1e3", "c7c6", "e3h6", "d8e8")]
+
+
+def test_a_pawn_taken_back_unseen_is_read_with_the_next_hand_at_work() -> None:
+    # Seed 5003 (phase 0.812): f2-f4 (on f4 under a scan, never reported), e5xf4, and White's
+    # knight lifted from g1 before Black's pawn was reported on f4. With the knight put back in
+    # thought, f2f4 e5f4 is the one reading: no board with White's pawn in the hand reads as
+    # well (e5-f4 takes nothing without it), so it is no man "that may as well be in a hand".
+    fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
+    events = [(2566, "f2", False, ""), (3140, "e5", False, ""), (3256, "g1", False, ""), (3391, "f4", True, "p"),
+              (3531, "g7", False, ""), (3559, "g6", True, "p"), (3638, "f3", True, "N"), (3779, "g6", False, ""),
+              (3806, "g5", True, "p")]
+    assert texts(play_timed(events, fen, timing=SCAN)) == ["f2f4", "e5f4", "g1f3", "g7g5"]
+
+
+def test_a_man_in_the_hand_is_no_reading_when_the_rest_is_out_of_turn() -> None:
+    # Seed 4001 (phase 0.244): a8-d8 held, then f2-f4 (never reported on f4), Nd5xf4 and
+    # Re1-f1. With White's pawn back on f2, Re1-f1 and Nd5-f4 read the rest, but Black's knight
+    # was lifted 334 ms before White's rook: not in turn, so no reading with the pawn in the
+    # hand, and f2f4 d5f4 e1f1 is read before Black's bishop takes on e5.
+    fen = "r4r1k/1p2n1p1/p1pbbq1p/3nNp2/2BP4/P1N5/1PQ2PPP/2BRR1K1 b - - 1 18"
+    events = [(21618, "a8", False, ""), (21842, "b8", True, "r"), (22502, "b8", False, ""), (22507, "c8", True, "r"),
+              (23385, "c8", False, ""), (23390, "d8", True, "r"), (24221, "f2", False, ""), (24351, "d5", False, ""),
+              (24685, "e1", False, ""), (24826, "f4", True, "n"), (24908, "f1", True, "R"), (25455, "e5", False, ""),
+              (25644, "d6", False, ""), (25675, "e5", True, "b")]
+    assert texts(play_timed(events, fen, timing=SCAN)) == ["a8d8", "f2f4", "d5f4", "e1f1", "d6e5"]
