@@ -62,6 +62,7 @@ class Deadlines(Judging):
 
     _asked_both: Move | None
     _asked_other: list[tuple[Move, ...]]
+    _asked_seqs: list[tuple[Move, ...]]
 
     def _accept(self, move: Move, now: int, accepted: list[Move], keep: frozenset[int] = frozenset()) -> None:
         raise NotImplementedError
@@ -169,6 +170,21 @@ class Deadlines(Judging):
         self._ask(choice_prompt(self.position, self._asked_other, 0, force_which=True, still_moving=True), sig)
         return True
 
+    def _asked_still(self, sig: Sig) -> bool:
+        """Ask again which was played when the players were asked about moves worked out
+        together (``_asked_seqs``), the board reads as none of them now, and it follows on from
+        one of them (``two_readings.played_on``): unanswered, the players play on (seed 5003:
+        c4f4 h6f4 d5f4 asked against the queens resting on e4 and g5, then f5h6 and h1g1). The
+        question stands, each move played since one more, "None: still moving" offered."""
+        if not self._asked_seqs:
+            return False
+        other = played_on(self._hands, self.position, self.identity, self._asked_seqs)
+        if not other:
+            return False
+        self._asked_seqs = other[:MAX_CHOICES]
+        self._ask(choice_prompt(self.position, self._asked_seqs, 0, force_which=True, still_moving=True), sig)
+        return True
+
     def _ask_shorter(self, seq: tuple[Move, ...], sig: Sig, now: int) -> bool:
         """Ask which was played when a move of ``seq`` (moves worked out together) but the last
         is a slide the board showed resting on its way, whose going on may as well be the
@@ -178,7 +194,8 @@ class Deadlines(Judging):
             return False
         if self._ask_later([seq, *other][:MAX_CHOICES], sig, now):
             return True
-        self._ask(choice_prompt(self.position, [seq, *other][:MAX_CHOICES], 0, force_which=True), sig)
+        self._asked_seqs = [seq, *other][:MAX_CHOICES]
+        self._ask(choice_prompt(self.position, self._asked_seqs, 0, force_which=True), sig)
         return True
 
     def _stopped_short(self, seq: tuple[Move, ...]) -> Iterator[list[tuple[Move, ...]]]:
@@ -341,6 +358,8 @@ class Deadlines(Judging):
         if not seqs and not held_back and reading is not None and held is not None \
                 and self._still_asked(reading.shape.move, sig):
             return
+        if not seqs and not held_back and not self._resync and self._asked_still(sig):
+            return
         if not self._resync and not p.notes.tried:
             # Not explained yet: wait for the hands (or the guide time) and look again.
             wait = game.timing.hesitate_ms if held_back else game.timing.guide_ms
@@ -368,6 +387,7 @@ class Deadlines(Judging):
         elif 0 < len(seqs) <= MAX_CHOICES:
             if self._ask_later(seqs, sig, now):
                 return
+            self._asked_seqs = list(seqs)
             self._ask(choice_prompt(self.position, seqs, 0, force_which=True, still_moving=in_hand), sig)
             return
         early = [] if self._resync or seqs else placed_early(hands, game, index)

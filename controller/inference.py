@@ -88,6 +88,10 @@ class Referee(Touches):
         #: The other readings asked about then (the reading, a reply, the mover's next move...),
         #: followed on as the players play on unanswered (``two_readings.played_on``).
         self._asked_other: list[tuple[Move, ...]] = []
+        #: The moves worked out together the players were asked about since the last final
+        #: move (any other "Which move did you make?"), followed on in the same way
+        #: (``Deadlines._asked_still``).
+        self._asked_seqs: list[tuple[Move, ...]] = []
         #: The latest provisional reading since the last final move (``ShownReading``).
         self._reading: ShownReading | None = None
         #: When the board first showed each reading since the last final move. (Keyed by the
@@ -358,6 +362,7 @@ class Referee(Touches):
         self._reading = None
         self._asked_both = None
         self._asked_other = []
+        self._asked_seqs = []
         self._resync = False
         self._close_prompt()
         self._dismissed = None
@@ -374,6 +379,7 @@ class Referee(Touches):
         self._reading = None
         self._asked_both = None
         self._asked_other = []
+        self._asked_seqs = []
         self._shown.clear()
         self._moves.undone()
         return move

@@ -615,3 +615,23 @@ def test_a_man_in_the_hand_is_no_reading_when_the_rest_is_out_of_turn() -> None:
               (24685, "e1", False, ""), (24826, "f4", True, "n"), (24908, "f1", True, "R"), (25455, "e5", False, ""),
               (25644, "d6", False, ""), (25675, "e5", True, "b")]
     assert texts(play_timed(events, fen, timing=SCAN)) == ["a8d8", "f2f4", "d5f4", "e1f1", "d6e5"]
+
+
+def test_moves_asked_about_stay_asked_while_the_players_play_on() -> None:
+    # Seed 5003 (phase 0.849): Qc4 shown on d4 and e4, Black's queen shown on g5, then Nd5xf4
+    # with Black's knight lifted from f5: c4f4 h6f4 d5f4 is asked about against the queens
+    # resting on e4 and g5 (c4e4 h6g5 e4f4 g5f4 d5f4). Unanswered, the players play on: Nf5-h6
+    # and Rh1-g1. Each option followed on by those moves, the question stands (before, it gave
+    # way to "Board does not match the game"), and the answer makes them final.
+    fen = "r4r1k/pp3p2/4bN1q/3N1n2/2Q3pP/5pP1/PPP2K2/R6R w - - 3 24"
+    events = [(35068, "c4", False, ""), (35292, "d4", True, "Q"), (35952, "d4", False, ""), (35957, "e4", True, "Q"),
+              (36835, "e4", False, ""), (37011, "h6", False, ""), (37035, "g5", True, "q"), (37059, "f4", True, "Q"),
+              (37279, "f4", False, ""), (37464, "d5", False, ""), (37475, "g5", False, ""), (37691, "f5", False, ""),
+              (37719, "f4", True, "N"), (37808, "h1", False, ""), (37891, "h6", True, "n"), (38025, "g1", True, "R")]
+    core = play_timed(events, fen, timing=SCAN)
+    prompt = core.status.prompt
+    assert texts(core) == [] and prompt is not None and prompt.kind == PromptKind.WHICH_MOVE
+    played = ("c4f4", "h6f4", "d5f4", "f5h6", "h1g1")
+    assert played in [o.texts for o in prompt.options]
+    core.answer(next(o.key for o in prompt.options if o.texts == played), 39300)
+    assert texts(core) == list(played)
