@@ -17,11 +17,13 @@ Reported: games move for move, wrong final moves, and the latency of moves that 
 extended, from the hand's last touch (the script's time) and from the board's report of the
 move's last change (what the core adds), p50/p95/p99/max; and from the last touch split into
 moves read alone and moves made final together with the move before (a held reading, a
-flurry worked out together); the questions put to the players, how many of them had the moves
-played among their options, and with ``--answer-ms`` how many a player at the screen answered
-(the hands go on playing meanwhile, as the hand model does not read the screen); and the
-referee's CPU time (its events and ticks, every game; the
-costliest games named), the cost a Pi's controller thread pays.
+flurry worked out together), and into moves the board showed (and the move before them) and
+moves it never showed where they landed (a piece that stood under a scan) or that follow one:
+those cannot be final before a later report shows what became of the piece; the questions
+put to the players, how many of them had the moves played among their options, and with
+``--answer-ms`` how many a player at the screen answered (the hands go on playing meanwhile,
+as the hand model does not read the screen); and the referee's CPU time (its events and ticks,
+every game; the costliest games named), the cost a Pi's controller thread pays.
 """
 
 from __future__ import annotations
@@ -290,6 +292,9 @@ def main() -> None:
     touch: list[float] = []
     report: list[float] = []
     together: list[bool] = []  # per move timed: made final with the move before
+    # Per move timed: the board showed it and the move before it (a move the board never
+    # showed cannot be final before a later report; the move after it waits on that reading).
+    shown: list[bool] = []
     slow: list[tuple[float, int, int, float]] = []
     rng = random.Random(0)
     # (The phases are drawn in the games' order whatever ``--jobs``: the same games either way.)
@@ -328,6 +333,7 @@ def main() -> None:
                     touch.append(game.finals[ply] - game.last_touch[ply])
                     report.append(game.finals[ply] - game.last_report.get(ply, game.last_touch[ply]))
                     together.append(ply > 0 and game.finals[ply] - game.finals[ply - 1] < 1)
+                    shown.append(ply not in game.unseen and ply - 1 not in game.unseen)
                     slow.append((touch[-1], seed, ply + 1, phase))
                 pos.push(move)
     print(f"dgt offline, scan {args.scan:.0f} ms, hands {hands}: {ok}/{total} games move for move, "
@@ -343,7 +349,11 @@ def main() -> None:
                   f"p99 {pct(xs, 99):.0f}  max {max(xs):.0f} ms")
     for name, xs in (("read alone", [t for t, w in zip(touch, together, strict=True) if not w]),
                      ("made final together with the move before",
-                      [t for t, w in zip(touch, together, strict=True) if w])):
+                      [t for t, w in zip(touch, together, strict=True) if w]),
+                     ("the board showed it and the move before",
+                      [t for t, w in zip(touch, shown, strict=True) if w]),
+                     ("the board never showed it or the move before",
+                      [t for t, w in zip(touch, shown, strict=True) if not w])):
         if xs:
             print(f"  cannot be extended, last touch -> final, {name}: {len(xs)} moves, p50 {pct(xs, 50):.0f}  "
                   f"p95 {pct(xs, 95):.0f}  p99 {pct(xs, 99):.0f}  max {max(xs):.0f} ms")
