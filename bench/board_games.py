@@ -55,6 +55,10 @@ def board_games_bench(kind: BoardKind, n_games: int, hesitant: float = 0.5, pres
     #: moves that cannot be extended: (the board's report of the move's last change -> final,
     #: made final together with the move before)
     shares: list[tuple[float, bool]] = []
+    # Last event -> final of each move that cannot be extended, and whether the board reported
+    # it and the move before it where their pieces landed (a piece that stood under a scan is
+    # never reported there: nothing can be final before a later report).
+    shown_plain: list[tuple[float, bool]] = []
     by_cause: dict[str, list[float]] = {"clock": [], "opponent": [], "quiet": []}
     asked: list[float] = []
     ok = total = wrong = 0
@@ -76,6 +80,7 @@ def board_games_bench(kind: BoardKind, n_games: int, hesitant: float = 0.5, pres
             ok += game.texts == list(moves)
             wrong += sum(1 for a, b in zip(game.texts, moves, strict=False) if a != b)
             pos = engine.start_position(variant)
+            before: engine.Move | None = None
             for ply, text in enumerate(game.texts):
                 if text != moves[ply]:
                     break  # (after a misreading the plies are other moves: not timed)
@@ -88,9 +93,12 @@ def board_games_bench(kind: BoardKind, n_games: int, hesitant: float = 0.5, pres
                         by_cause[game.cause(ply)].append(latency)
                     else:
                         plain.append(latency)
+                        shown_plain.append((latency, game.shown(ply, move, variant)
+                                            and (before is None or game.shown(ply - 1, before, variant))))
                         shares.append((game.report_to_final(ply, move), ply > 0 and
                                        game.finals[ply] - game.finals[ply - 1] < 0.005))
                 pos.push(move)
+                before = move
             same = "move for move"
             if game.texts != list(moves):
                 ply = next((i for i, (a, b) in enumerate(zip(game.texts, moves, strict=False)) if a != b),
@@ -104,6 +112,12 @@ def board_games_bench(kind: BoardKind, n_games: int, hesitant: float = 0.5, pres
                           board if isinstance(board, BoardEmulator) else None)
     report(f"real games, emulated {kind} board (scan {', '.join(f'{ms:.0f} ms' for ms in sorted(scans))})",
            ok, total, wrong, plain, by_cause, asked, goal)
+    for name, keep in (("the board showed it and the move before", True),
+                       ("the board never showed it or the move before", False)):
+        xs = [ms for ms, shown in shown_plain if shown == keep]
+        if xs:
+            print(f"    cannot be extended, last event -> final ({name}): {len(xs)} moves, p50 {pct(xs, 50):.0f} ms  "
+                  f"p95 {pct(xs, 95):.0f} ms  p99 {pct(xs, 99):.0f} ms  max {max(xs):.0f} ms")
     if shares:
         # What the board adds is up to a scan between the hand's last touch and the report of
         # that square (the scan comes round to it); what the referee and the host add is the rest.
@@ -177,6 +191,18 @@ class _Game:
                        "line": line,
                        "host": [[ms(t), list(data)] for t, data in (board.host_log if board else [])],
                        "hands": [[ms(t), sq, piece] for t, sq, piece in (board.hand_log if board else [])]}, f)
+
+    def shown(self, ply: int, move: engine.Move, variant: engine.Variant) -> bool:
+        """Whether the board reported each piece of ``move`` (``ply``) where it landed, after
+        the move's first touch and by the time it was final."""
+        t0 = self.service.t0 if self.service is not None else 0.0
+        final = (self.finals[ply] - t0) * 1000
+        first = (self.first_event.get(ply, self.finals[ply]) - t0) * 1000
+        landed = {d: variant.symbol(a) for c, _b, a in move.changes for s, d in move.relocations
+                  if s != d and c == d and a}
+        return all(any(cell == d and down and piece == symbol and first <= t <= final
+                       for t, cell, down, piece, _syn, _scan in self.sensed)
+                   for d, symbol in landed.items())
 
     def report_to_final(self, ply: int, move: Any) -> float:
         """ms from the board's last report of a change on the cells ``move`` (``ply``) changes,
