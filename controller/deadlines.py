@@ -23,6 +23,7 @@ from .core_types import (
     Status,
     StatusKind,
 )
+from .four_moves import four_moves
 from .hand_reading import half_made, placed_early, unseen_done
 from .hand_rules import taken_off_unlifted, takes_only
 from .judging import Judging
@@ -170,6 +171,18 @@ class Deadlines(Judging):
         self._ask(choice_prompt(self.position, self._asked_other, 0, force_which=True, still_moving=True), sig)
         return True
 
+    def _take_all_but_last(self, seq: tuple[Move, ...], now: int, accepted: list[Move]) -> None:
+        """Make the moves of ``seq`` (worked out together) final but the last, which is read
+        again from the board, as a provisional reading that may still go on (a rook short of
+        its square, a castling)."""
+        hands = self._hands
+        last = seq[-1]
+        touched = set(hands.touched)
+        for move in seq[:-1]:
+            self._accept(move, now, accepted)
+        earlier = {c for m in seq[:-1] for c, _b, _a in m.changes}
+        hands.touched = (touched & {c for c, _b, _a in last.changes}) | (touched - earlier)
+
     def _asked_still(self, sig: Sig) -> bool:
         """Ask again which was played when the players were asked about moves worked out
         together (``_asked_seqs``), the board reads as none of them now, and it follows on from
@@ -297,6 +310,9 @@ class Deadlines(Judging):
                                                  within)
                 if one is not None:
                     seqs, hand_at_work = [one], True
+                else:
+                    # Nor that way: maybe four moves were made (``four_moves``).
+                    seqs = four_moves(hands, self.position, self.identity, game.timing.scan_ms)
             seqs = [seq for seq in seqs if self._moves.allows(seq)]  # (none the computer did not choose)
             if reading is not None and game.timing.scans_in_turn() and not p.notes.tried:
                 # The reading's piece read as gone on past where the board showed it, and taken
@@ -346,14 +362,7 @@ class Deadlines(Judging):
                 return
             if game.timing.scans_in_turn() and self._ask_shorter(seqs[0], sig, now):
                 return
-            # The earlier moves are final; the last one is read again from the board, as a
-            # provisional reading that may still go on (a rook short of its square, a castling).
-            last = seqs[0][-1]
-            touched = set(hands.touched)
-            for move in seqs[0][:-1]:
-                self._accept(move, now, accepted)
-            earlier = {c for m in seqs[0][:-1] for c, _b, _a in m.changes}
-            hands.touched = (touched & {c for c, _b, _a in last.changes}) | (touched - earlier)
+            self._take_all_but_last(seqs[0], now, accepted)
             return
         if not seqs and not held_back and reading is not None and held is not None \
                 and self._still_asked(reading.shape.move, sig):

@@ -144,7 +144,23 @@ def in_turn(hands: Readings, scan_ms: int, seqs: list[tuple[Move, ...]]) -> list
     move's began was not made before it (seen: a king's castling on g1 reported 600 ms before
     the pawn of the move read as made first)."""
 
-    return [seq for seq in seqs if all(began(hands, a) <= began(hands, b) + scan_ms for a, b in pairwise(seq))]
+    return [seq for seq in seqs if all(a <= b + scan_ms for a, b in pairwise(began_in(hands, seq)))]
+
+
+def began_in(hands: Readings, seq: tuple[Move, ...]) -> list[int]:
+    """When each move of ``seq`` began (``began``); but a move that lifts its piece from a cell
+    an earlier move of ``seq`` put a piece on, and no later one does, began with that cell's
+    latest event, its lift: the cell's first lift since the last final move may be an older
+    man's (a bishop that crossed d3 on its way to c2, then one put on d3 and taken on to c4 in
+    the flurry after it: seed 4019)."""
+    out: list[int] = []
+    for i, move in enumerate(seq):
+        landed = {d for m in seq[:i] for s, d in m.relocations if s != d}
+        later = {d for m in seq[i + 1:] for s, d in m.relocations if s != d}
+        again = [hands.cell_t[s] for s, d in move.relocations
+                 if s != d and s in landed and s not in later and s in hands.cell_t and not hands.observed[s]]
+        out.append(min(again) if again else began(hands, move))
+    return out
 
 
 def same_moves_in_order(hands: Readings, seqs: list[tuple[Move, ...]]) -> list[tuple[Move, ...]]:

@@ -635,3 +635,33 @@ def test_moves_asked_about_stay_asked_while_the_players_play_on() -> None:
     assert played in [o.texts for o in prompt.options]
     core.answer(next(o.key for o in prompt.options if o.texts == played), 39300)
     assert texts(core) == list(played)
+
+
+def test_four_moves_in_a_flurry_are_read() -> None:
+    # Seed 4019 (phase 0.923): after f5e4 f2f3 e4c2 (the bishop crossing d3), White's Rd1-c1,
+    # Black's Bc2-d3, White's Rc1-d1 (back where it began) and Bd3-c4, within 800 ms. Nothing
+    # within three moves reads the board, nor with a man at work; the four moves do
+    # (``four_moves``), each begun in turn: Bd3-c4 begins with d3's lift after Bc2-d3 put it
+    # there, not with the lift of the bishop that crossed d3 before (``scan_guard.began_in``).
+    fen = "r4rk1/pp4pp/1bp5/3pPb2/7N/2P3BP/P4PPK/R2R4 b - - 0 21"
+    events = [(30887, "f5", False, ""), (31132, "e4", True, "b"), (32070, "f2", False, ""), (32262, "f3", True, "P"),
+              (32892, "e4", False, ""), (32916, "d3", True, "b"), (33136, "d3", False, ""), (33160, "c2", True, "b"),
+              (33851, "d1", False, ""), (34287, "c1", True, "R"), (34480, "c2", False, ""), (34507, "c1", False, ""),
+              (34676, "d3", True, "b"), (34896, "d3", False, ""), (34951, "d1", True, "R"), (35085, "c4", True, "b"),
+              (35782, "f3", False, ""), (35975, "f4", True, "P")]
+    assert texts(play_timed(events, fen, timing=SCAN)) == [
+        "f5e4", "f2f3", "e4c2", "d1c1", "c2d3", "c1d1", "d3c4", "f3f4"]
+
+
+def test_four_moves_are_none_that_take_a_man_one_of_them_put_down() -> None:
+    # Seed 4004 (phase 0.239): Bc1 shown on d2 and e3, lifted from e3 as the victim of Black's
+    # bishop b6, which rests on c5 and d4 before taking on e3. With the victim in the hand and
+    # the bishop on d4, c1e3 b6c5 e3d4 c5xd4 reads the board in four moves, White's bishop never
+    # shown on d4: no such reading is taken (the man may as well be in a hand), and the moves
+    # played are read once the bishop lands.
+    fen = "r1b1k2r/ppp2pp1/1bn4p/4P3/2B1n3/5N1P/PP3PP1/RNBR2K1 w kq - 1 12"
+    events = [(18053, "d2", True, "B"), (18077, "c1", False, ""), (19129, "e3", True, "B"), (19153, "d2", False, ""),
+              (19569, "e3", False, ""), (19696, "b6", False, ""), (19727, "c5", True, "b"), (21047, "c5", False, ""),
+              (21078, "d4", True, "b"), (21298, "d4", False, ""), (21329, "e3", True, "b"), (21549, "e3", False, ""),
+              (21579, "f2", False, ""), (21769, "e3", True, "P")]
+    assert texts(play_timed(events, fen, timing=SCAN)) == ["c1e3", "b6e3", "f2e3"]
