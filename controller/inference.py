@@ -83,14 +83,14 @@ class Referee(Touches):
         self._swap_cells: set[int] = set()
         self._swap_lift: int | None = None
         #: The reading the players were asked about since the last final move, as its piece may
-        #: have gone on or made the mover's next move (``Deadlines._ask_both``).
+        #: have gone on or made the mover's next move (``MergedQuestions._ask_both``).
         self._asked_both: Move | None = None
         #: The other readings asked about then (the reading, a reply, the mover's next move...),
         #: followed on as the players play on unanswered (``two_readings.played_on``).
         self._asked_other: list[tuple[Move, ...]] = []
         #: The moves worked out together the players were asked about since the last final
         #: move (any other "Which move did you make?"), followed on in the same way
-        #: (``Deadlines._asked_still``).
+        #: (``MergedQuestions._asked_still``).
         self._asked_seqs: list[tuple[Move, ...]] = []
         #: The latest provisional reading since the last final move (``ShownReading``).
         self._reading: ShownReading | None = None
