@@ -137,6 +137,7 @@ class Deadlines(MergedQuestions):
         seqs = None if p.notes.seqs is None else list(p.notes.seqs)
         held_back: list[tuple[Move, ...]] = []
         hand_at_work = False  # the moves read with the next player's man lifted (``next_hand``)
+        unseen_ways = False  # read only with pieces that stood unseen on their way
         if seqs is None:
             seqs = explain(self.position, hands.observed, diff_cells, hands.touched, self.identity,
                            strict=True, max_plies=plies)
@@ -150,6 +151,7 @@ class Deadlines(MergedQuestions):
                 seqs = [seq for seq in explain(self.position, hands.observed, diff_cells, hands.touched,
                                                self.identity, strict=False, max_plies=plies)
                         if brief_stands_only(hands, seq)]
+                unseen_ways = True
                 if seqs and resting_in_fewer(hands, self.position, self.identity, min(map(len, seqs))):
                     # A man put down may as well rest on its way, in fewer moves: where it
                     # lands decides (``two_readings.resting_in_fewer``).
@@ -244,7 +246,11 @@ class Deadlines(MergedQuestions):
             return
         if not seqs and not held_back and not self._resync and self._asked_still(sig):
             return
-        if not self._resync and not p.notes.tried:
+        # Several readings that differ only where the board never showed a piece (a knight to f3
+        # by e5 or by d4, each stand under a scan: seeds 5018, 5004): no later report can tell
+        # them apart, so the players are asked at once, and the question stands as they play on.
+        ask_now = unseen_ways and 1 < len(seqs) <= MAX_CHOICES and not held_back and not in_hand
+        if not self._resync and not p.notes.tried and not ask_now:
             # Not explained yet: wait for the hands (or the guide time) and look again.
             wait = game.timing.hesitate_ms if held_back else game.timing.guide_ms
             self._pending = Pending(PendingKind.UNMATCHED, sig, deadline=hands.last_t + wait,

@@ -665,3 +665,20 @@ def test_four_moves_are_none_that_take_a_man_one_of_them_put_down() -> None:
               (21078, "d4", True, "b"), (21298, "d4", False, ""), (21329, "e3", True, "b"), (21549, "e3", False, ""),
               (21579, "f2", False, ""), (21769, "e3", True, "P")]
     assert texts(play_timed(events, fen, timing=SCAN)) == ["c1e3", "b6e3", "f2e3"]
+
+
+def test_readings_apart_only_where_the_board_never_showed_a_piece_are_asked_at_once() -> None:
+    # Seed 5018 (phase 0.681): Nc6 to f3 by way of e5, under a scan there, Be3-f4 between:
+    # c6e5 e3f4 e5xf3 and c6d4 e3f4 d4xf3 read the board alike, and no later report can tell
+    # them apart. The players are asked at once (before, the referee waited the guide time,
+    # and the next move, Ng5xf3, came first); the question stands as they play on.
+    fen = "4rrnk/p3qpbp/1pn3p1/2p3N1/8/N1PPBR1P/PP4P1/R1Q3K1 b - - 0 17"
+    events = [(22876, "c6", False, ""), (22966, "e3", False, ""), (23162, "f4", True, "B"), (23189, "f3", False, ""),
+              (23409, "f3", True, "n"), (23849, "f3", False, ""), (24018, "g5", False, ""), (24289, "f3", True, "N")]
+    core = play_timed(events, fen, timing=SCAN)
+    prompt = core.status.prompt
+    assert texts(core) == [] and prompt is not None and prompt.kind == PromptKind.WHICH_MOVE
+    options = {o.texts for o in prompt.options}
+    assert {("c6e5", "e3f4", "e5f3", "g5f3"), ("c6d4", "e3f4", "d4f3", "g5f3")} <= options
+    core.answer(next(o.key for o in prompt.options if o.texts == ("c6e5", "e3f4", "e5f3", "g5f3")), 24900)
+    assert texts(core) == ["c6e5", "e3f4", "e5f3", "g5f3"]
