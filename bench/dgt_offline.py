@@ -22,7 +22,8 @@ moves it never showed where they landed (a piece that stood under a scan) or tha
 those cannot be final before a later report shows what became of the piece; the questions
 put to the players, how many of them had the moves played among their options, and with
 ``--answer-ms`` how many a player at the screen answered (the hands go on playing meanwhile,
-as the hand model does not read the screen); and the referee's CPU time (its events and ticks,
+as the hand model does not read the screen; the moves an answer makes final wait on the player,
+and are counted, not timed); and the referee's CPU time (its events and ticks,
 every game; the costliest games named), the cost a Pi's controller thread pays.
 """
 
@@ -63,6 +64,7 @@ class Played:
     unanswerable: int = 0  # asked with no option that is the moves played
     end: str = ""  # what the referee said last (a game stopped: a question, the board wrong)
     unseen: set[int] = field(default_factory=set)  # plies a piece of which the board never showed landed
+    by_answer: set[int] = field(default_factory=set)  # plies made final by the players' answer
 
     @property
     def wrong(self) -> int:
@@ -204,7 +206,9 @@ def play(moves: Sequence[str], seed: int, scan_ms: float, phase: float, hands_kw
         if answer_ms is None or now < asked_at[0] + answer_ms or truth is None:
             return False
         game.answered += 1
+        before = len(game.texts)
         took(timed(partial(referee.answer, truth.key), int(now)), now)
+        game.by_answer.update(range(before, len(game.texts)))
         if verbose:
             print(f"{now:9.0f}  answer {truth.key}")
         return True
@@ -296,6 +300,7 @@ def main() -> None:
     # showed cannot be final before a later report; the move after it waits on that reading).
     shown: list[bool] = []
     slow: list[tuple[float, int, int, float]] = []
+    by_answer = 0  # moves made final by an answer (their wait is the players'; not timed)
     rng = random.Random(0)
     # (The phases are drawn in the games' order whatever ``--jobs``: the same games either way.)
     runs = [(moves, n + 1000 * offset, args.scan, rng.random(), hands, args.answer_ms)
@@ -329,7 +334,9 @@ def main() -> None:
                 if text != moves[ply]:
                     break
                 move = pos.parse_move(text)
-                if not extendable(pos, move, True) and ply in game.last_touch:
+                if ply in game.by_answer:
+                    by_answer += 1
+                elif not extendable(pos, move, True) and ply in game.last_touch:
                     touch.append(game.finals[ply] - game.last_touch[ply])
                     report.append(game.finals[ply] - game.last_report.get(ply, game.last_touch[ply]))
                     together.append(ply > 0 and game.finals[ply] - game.finals[ply - 1] < 1)
@@ -343,6 +350,7 @@ def main() -> None:
     print(f"  questions: {asked} in {with_questions} games, {unanswerable} without the moves played among the "
           f"options when first asked" + (f"; answered after {args.answer_ms:.0f} ms: {answered}"
                                          if args.answer_ms is not None else "; no one answers"))
+    print(f"  made final by the players' answer (not timed): {by_answer} moves")
     for name, xs in (("last touch -> final", touch), ("board's last report -> final (the core's share)", report)):
         if xs:
             print(f"  cannot be extended, {name}: {len(xs)} moves, p50 {pct(xs, 50):.0f}  p95 {pct(xs, 95):.0f}  "
