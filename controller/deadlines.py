@@ -138,6 +138,7 @@ class Deadlines(MergedQuestions):
         held_back: list[tuple[Move, ...]] = []
         hand_at_work = False  # the moves read with the next player's man lifted (``next_hand``)
         unseen_ways = False  # read only with pieces that stood unseen on their way
+        followed: list[tuple[Move, ...]] | None = None  # the other asked reading followed on (``played_on``)
         if seqs is None:
             seqs = explain(self.position, hands.observed, diff_cells, hands.touched, self.identity,
                            strict=True, max_plies=plies)
@@ -166,8 +167,10 @@ class Deadlines(MergedQuestions):
                 if not seqs:
                     seqs = explain_after(self.position, reading.shape.move, hands, self.identity)
                 lifted = frozenset(c for c, v in hands.diff.items() if not v and c not in reading.shape.cells)
-                if not seqs and self._asked_both == reading.shape.move and not played_on(
-                        hands, self.position, self.identity, self._asked_other):
+                if not seqs and self._asked_both == reading.shape.move:
+                    # (Kept for ``_still_asked`` below: the same board, the same search.)
+                    followed = played_on(hands, self.position, self.identity, self._asked_other)
+                if not seqs and followed == []:
                     # Asked which, and the players played on unanswered: the board no longer
                     # follows on from the other reading, so the piece went on (seed 4019, c1g5
                     # c7c6 g5h4 d8e8 after c1e3 c7c6 e3g5 was asked about).
@@ -242,7 +245,7 @@ class Deadlines(MergedQuestions):
             self._take_all_but_last(seqs[0], now, accepted)
             return
         if not seqs and not held_back and reading is not None and held is not None \
-                and self._still_asked(reading.shape.move, sig):
+                and self._still_asked(reading.shape.move, sig, followed):
             return
         if not seqs and not held_back and not self._resync and self._asked_still(sig):
             return

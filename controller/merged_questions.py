@@ -83,22 +83,32 @@ class MergedQuestions(Judging):
         self._ask(choice_prompt(self.position, seqs[:MAX_CHOICES], 0, force_which=True), sig)
         return True
 
-    def _still_asked(self, reading: Move, sig: Sig) -> bool:
+    def _still_asked(self, reading: Move, sig: Sig, followed: list[tuple[Move, ...]] | None = None) -> bool:
         """Ask again which was played when both readings of ``reading`` were asked about, the
         board reads as neither now, and it follows on from one asked about with men in a hand:
         the players play on unanswered and a capture is under way, its victim lifted with the
         taker (real time, seed 2: a8b8 c4h4 b8d8 asked against a8d8 c4h4, then White's rook
         lifted from d5 and Black's from d8). The question stands until the board reads
         again; else it would give way to "Board does not match the game" mid-move. "None:
-        still moving" is offered: the hands are at work."""
+        still moving" is offered: the hands are at work. ``followed``: the other readings already
+        followed on for this board (``played_on``), when the caller has them."""
         if self._asked_both != reading:
             return False
-        other = played_on(self._hands, self.position, self.identity, self._asked_other)
-        if not other:
-            return False
-        self._asked_other = other[:MAX_CHOICES]
-        self._ask(choice_prompt(self.position, self._asked_other, 0, force_which=True, still_moving=True), sig)
-        return True
+        if followed is None:
+            followed = played_on(self._hands, self.position, self.identity, self._asked_other)
+        options = self._ask_again(followed, sig)
+        if options:
+            self._asked_other = options
+        return bool(options)
+
+    def _ask_again(self, followed: list[tuple[Move, ...]], sig: Sig) -> list[tuple[Move, ...]]:
+        """Ask again over ``followed`` (options asked before, followed on to the board as it is
+        now: ``two_readings.played_on``), "None: still moving" among the answers; the options
+        asked (none when nothing follows on, and nothing is asked)."""
+        options = followed[:MAX_CHOICES]
+        if options:
+            self._ask(choice_prompt(self.position, options, 0, force_which=True, still_moving=True), sig)
+        return options
 
     def _asked_still(self, sig: Sig) -> bool:
         """Ask again which was played when the players were asked about moves worked out
@@ -108,12 +118,10 @@ class MergedQuestions(Judging):
         question stands, each move played since one more, "None: still moving" offered."""
         if not self._asked_seqs:
             return False
-        other = played_on(self._hands, self.position, self.identity, self._asked_seqs)
-        if not other:
-            return False
-        self._asked_seqs = other[:MAX_CHOICES]
-        self._ask(choice_prompt(self.position, self._asked_seqs, 0, force_which=True, still_moving=True), sig)
-        return True
+        options = self._ask_again(played_on(self._hands, self.position, self.identity, self._asked_seqs), sig)
+        if options:
+            self._asked_seqs = options
+        return bool(options)
 
     def _ask_shorter(self, seq: tuple[Move, ...], sig: Sig, now: int) -> bool:
         """Ask which was played when a move of ``seq`` (moves worked out together) but the last

@@ -233,9 +233,8 @@ def gone_on(position: Position, move: Move, identity: bool) -> list[Move]:
         return [move]
     (src, dst), = moved
     return [move, *(m for m in position.legal_moves()
-                    if m.piece == move.piece and m.relocations[:1] == ((src, m.relocations[0][1]),)
-                    and len(m.relocations) == 1 and dst in between(position.variant, src, m.relocations[0][1])
-                    and not m.promotion)]
+                    if m.piece == move.piece and len(m.relocations) == 1 and m.relocations[0][0] == src
+                    and dst in between(position.variant, src, m.relocations[0][1]) and not m.promotion)]
 
 
 def _put_down_in_turn(hands: Readings, seq: tuple[Move, ...]) -> bool:
