@@ -91,6 +91,7 @@ class Rules:
         self._has_legal = [c.has_legal_move for c in at("has_legal_move")]
         self._validate = [c.validate for c in at("validate")]
         self._evaluate = [c.evaluate for c in at("evaluate")]
+        self._plays_against = [c.plays_against for c in at("plays_against")]
         #: The hash of the position whose outcome ``playable_moves`` asks, having found moves.
         self._moving_hash: int | None = None
         #: The legal moves ``has_legal_move`` generated, kept for the next ``legal_moves`` call of
@@ -235,6 +236,15 @@ class Rules:
         ``scores`` (centipawns) a search computed from material and placement."""
         for term in self._evaluate:
             term(pos, values, scores)
+
+    def plays_against(self, side: int, searcher: int) -> bool:
+        """The ``plays_against`` stage: whether a search for ``searcher`` assumes ``side`` plays
+        against it (every opponent, unless a component says otherwise)."""
+        for stage in self._plays_against:
+            answer = stage(side, searcher)
+            if answer is not None:
+                return answer
+        return side != searcher
 
     def validate(self, pos: Position) -> None:
         """Raise ``PositionError`` for a position the variant cannot have."""

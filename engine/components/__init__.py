@@ -23,6 +23,7 @@ outcome            ends the game (checkmate, capture of royals, line, score)    
 has_legal_move     a cheap answer to "can the side to move move at all?"         first non-None
 validate           rejects positions the variant cannot have                     all
 evaluate           adds the game's own terms to a search's per-side scores       all, in order
+plays_against      whether a search assumes one side plays against another        first non-None
 =================  ============================================================  ===============
 
 Capabilities the controller relies on are declared, not discovered: a component lists them in
@@ -46,7 +47,8 @@ if TYPE_CHECKING:
 Mover = Callable[["Position", int, int, list["Move"]], None]
 
 STAGES = ("board_moves", "promotion_choices", "generate", "transform", "filter", "legality", "select", "attacks",
-          "after_push", "next_side", "outcome", "has_legal_move", "validate", "evaluate")
+          "after_push", "next_side", "outcome", "has_legal_move", "validate", "evaluate",
+          "plays_against")
 
 
 class Component:
@@ -131,6 +133,12 @@ class Component:
         """Add this game's terms, in centipawns, to ``scores[side]`` for each side: what a
         search (``engine.search``) cannot see in material and piece placement. ``values`` is the
         material the search counts per piece code."""
+        return None
+
+    def plays_against(self, side: int, searcher: int) -> bool | None:
+        """Whether a search for ``searcher`` assumes that ``side`` plays against it (True, the
+        default: every opponent) or for itself (False: it cannot threaten the searcher, so it
+        makes its own best move; ``engine.search.sides``). Asked with three sides or more."""
         return None
 
 

@@ -47,6 +47,12 @@ class ThreeSides(Component):
                 scores[side] += LEFT_PRESSURE * sum(1 for c in self.near[royal]
                                                     if owner[board[c]] == side and not is_royal[board[c]])
 
+    def plays_against(self, side: int, searcher: int) -> bool | None:
+        # Only the right-hand opponent may check the searcher; the left-hand one can threaten
+        # it only through the third player's pieces, and plays for itself (its own attack on
+        # the third, its own defence against the searcher).
+        return side == self.right_of(searcher)
+
     def left_of(self, side: int) -> int:
         """The opponent ``side`` may check: the next in turn."""
         return (side + 1) % self.v.nsides

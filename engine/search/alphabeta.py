@@ -5,11 +5,13 @@ One search for any number of sides and any turn order. Scores are always from th
 of the side to move at the root (the *root side*): a node where the root side is to move takes
 the maximum of its children, any other node the minimum. With two sides alternating this is
 plain alpha-beta (negamax written out); with multi-move turns (Meddlers: the same side moves
-twice) the side to move simply does not change between plies; with three sides (Triscacia) it is
-the *paranoid* search: the two opponents are assumed to play together against the root side. We
-chose paranoid over max-n because it keeps alpha-beta's cutoffs (max-n prunes next to nothing,
-and at our speed of a few thousand nodes a second depth is what plays), and because in Triscacia
-a player who is ganged up on must above all stay out of a mate, which paranoid search sees.
+twice) the side to move simply does not change between plies. With three sides (Triscacia) an
+opponent the rules say can threaten the root side (``Rules.plays_against``: in Triscacia the
+right-hand one, who may check it) is assumed to play against it, the *paranoid* search; one that
+cannot (the left-hand one) plays for itself: the move ``own_choice`` says it would make, the only
+child searched (``engine.search.sides``). An opponent never plays into its own mate by the third
+side while it has another move (the scores of such lines say who is mated: ``scores``). Why not
+max-n: it prunes next to nothing, and at a few thousand nodes a second depth is what plays.
 
 Wide nodes (Mathematichess's placement stage: 1,400+ drops a position): below the root, only the
 ``WIDE`` best-ordered moves are searched (captures, the table move and killers come first); at the
@@ -32,13 +34,13 @@ from .evaluation import Evaluator
 from .limits import Deadline, Limits, StopSignal
 from .ordering import MoveOrderer
 from .pruning import worth_searching
+from .scores import INF, MATE, MATE_BOUND, from_table, loss_plies, lost_to_another, mated_in_band, to_table
+from .sides import OwnChoices
 from .skill import MAX_SKILL, QUIESCENCE_PLIES, skill_depth, skill_noise, skill_quiescence
 from .table import EXACT, LOWER, UPPER, Entry, TranspositionTable, move_key
 
-MATE = 1_000_000
-#: Scores beyond this are mates (won or lost in ``MATE - |score|`` plies).
-MATE_BOUND = MATE - 10_000
-INF = 10 * MATE
+__all__ = ["MATE", "MATE_BOUND", "Info", "Result", "Searcher"]
+
 #: Quiescence plies in which a side in check searches every answer instead of standing pat.
 EVASION_PLIES = 2
 #: Below the root, at most this many moves of a node are searched (see the module docstring).
@@ -70,12 +72,12 @@ class Info:
 
     @property
     def mate(self) -> int | None:
-        """Plies to a forced win (>0) or loss (<0), or None."""
+        """Plies to a forced win (>0) or loss (<0: mated, or with three sides another side mates
+        the third), or None."""
         if self.score >= MATE_BOUND:
             return MATE - self.score
-        if self.score <= -MATE_BOUND:
-            return -(MATE + self.score)
-        return None
+        lost = loss_plies(self.score)
+        return None if lost is None else -lost
 
 
 @dataclass
@@ -107,10 +109,15 @@ class Searcher:
         self._last_exact: dict[Move, int] = {}
         self.qplies = QUIESCENCE_PLIES
         self.checks_matter = variant.royalty == "checkmate"
+        self.several = variant.nsides > 2
+        self.own_choices = OwnChoices(variant, self.evaluator)
+        #: Per side, in the current search: it plays for itself (``own_choice``), not against us.
+        self.for_itself = [False] * variant.nsides
 
     def new_game(self) -> None:
         self.table.clear()
         self.orderer.clear()
+        self.own_choices.clear()
 
     # -- the root ------------------------------------------------------------------------------
     def search(self, position: Position, limits: Limits, stop: StopSignal | None = None,
@@ -121,6 +128,8 @@ class Searcher:
         self.pos = pos
         self.root_side = pos.side
         self.nodes = 0
+        self.for_itself = [s != pos.side and not self.rules.plays_against(s, pos.side)
+                           for s in range(self.v.nsides)]
         skill = max(0, min(MAX_SKILL, self.skill))
         cap = skill_depth(skill)
         if cap is not None:
@@ -243,6 +252,14 @@ class Searcher:
             return self._terminal(outcome, ply)
         if depth <= 0:
             return self._quiesce(alpha, beta, ply, 0)
+        if self.for_itself[pos.side]:
+            own = self.own_choices.choose(pos)
+            if own is None:
+                return self._static()
+            pos.push(own)
+            s = self._node(depth - 1, alpha, beta, ply + 1)
+            pos.pop()
+            return s
         table = self.table
         key = pos.hash
         entry = table.get(key)
@@ -251,7 +268,7 @@ class Searcher:
         if entry is not None:
             tt_move = entry.move
             if entry.root_side == root and entry.depth >= depth:
-                s = _from_table(entry.score, ply)
+                s = from_table(entry.score, ply)
                 bound = entry.bound
                 if bound == EXACT or (bound == LOWER and s >= beta) or (bound == UPPER and s <= alpha):
                     return s
@@ -263,9 +280,12 @@ class Searcher:
         if len(moves) > WIDE:
             moves = moves[:WIDE]
         maximizing = pos.side == root
+        side = pos.side
+        several = self.several
         a0, b0 = alpha, beta
         best = -INF if maximizing else INF
         best_move = moves[0]
+        own_end = INF  # the best of the lines where this opponent is mated by another
         push, pop, node = pos.push, pos.pop, self._node
         for m in moves:
             push(m)
@@ -276,6 +296,9 @@ class Searcher:
                     best, best_move = s, m
                     if s > alpha:
                         alpha = s
+            elif several and s < -MATE_BOUND // 4 and mated_in_band(s) == side:
+                own_end = min(own_end, s)  # nobody plays into his own mate while he has another move
+                continue
             elif s < best:
                 best, best_move = s, m
                 if s < beta:
@@ -283,8 +306,10 @@ class Searcher:
             if alpha >= beta:
                 orderer.cutoff(m, depth, ply)
                 break
+        if best == INF and own_end < INF:
+            best = own_end
         bound = UPPER if best <= a0 else LOWER if best >= b0 else EXACT
-        table.put(key, Entry(depth, _to_table(best, ply), bound, move_key(best_move), root))
+        table.put(key, Entry(depth, to_table(best, ply), bound, move_key(best_move), root))
         return best
 
     def _quiesce(self, alpha: int, beta: int, ply: int, qply: int) -> int:
@@ -321,6 +346,9 @@ class Searcher:
                                        self.evaluator.tables.values, self.v)
             if qply >= QUIET_PLIES:
                 captures = captures[:QUIET_WIDE]
+        side = pos.side
+        several = self.several
+        own_end = INF
         for m in captures:
             pos.push(m)
             s = self._quiesce(alpha, beta, ply + 1, qply + 1)
@@ -329,11 +357,16 @@ class Searcher:
                 if s > best:
                     best = s
                     alpha = max(alpha, s)
+            elif several and s < -MATE_BOUND // 4 and mated_in_band(s) == side:
+                own_end = min(own_end, s)
+                continue
             elif s < best:
                 best = s
                 beta = min(beta, s)
             if alpha >= beta:
                 break
+        if best == INF and own_end < INF:
+            best = own_end
         return best
 
     # -- helpers --------------------------------------------------------------------------------
@@ -342,9 +375,17 @@ class Searcher:
         return self.evaluator.relative(self.pos, self.root_side)
 
     def _terminal(self, outcome: Outcome, ply: int) -> int:
-        if outcome.winner is None:
+        winner = outcome.winner
+        if winner is None:
             return 0
-        return MATE - ply if outcome.winner == self.root_side else -(MATE - ply)
+        root = self.root_side
+        if winner == root:
+            return MATE - ply
+        assert self.pos is not None
+        mated = self.pos.side  # checkmate: the side to move has no move
+        if self.several and outcome.termination == "checkmate" and mated != root:
+            return lost_to_another(mated, ply)
+        return -(MATE - ply)
 
     @staticmethod
     def _repeated(pos: Position) -> bool:
@@ -377,21 +418,4 @@ class Searcher:
                     break
                 seen.add(pos.hash)
         return pv
-
-
-def _to_table(score: int, ply: int) -> int:
-    """A mate score relative to this node (so it holds at any ply the position recurs)."""
-    if score >= MATE_BOUND:
-        return score + ply
-    if score <= -MATE_BOUND:
-        return score - ply
-    return score
-
-
-def _from_table(score: int, ply: int) -> int:
-    if score >= MATE_BOUND:
-        return score - ply
-    if score <= -MATE_BOUND:
-        return score + ply
-    return score
 
