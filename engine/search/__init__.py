@@ -5,7 +5,7 @@
 * ``ordering``: move ordering (table move, MVV-LVA captures, killers, history).
 * ``table``: the transposition table on ``Position.hash``.
 * ``limits``: depth, nodes, time and the stop signal.
-* ``alphabeta``: iterative deepening alpha-beta with quiescence; three sides: below.
+* ``alphabeta``: iterative deepening alpha-beta with quiescence; three sides: see its docstring.
 * ``scores``: mate scores, and the band of a mate of one opponent by another.
 * ``sides``: the move of an opponent that plays for itself (three sides).
 * ``skill``: the skill levels' depth caps, capture depth and noise.
