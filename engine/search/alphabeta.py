@@ -8,10 +8,11 @@ plain alpha-beta (negamax written out); with multi-move turns (Meddlers: the sam
 twice) the side to move simply does not change between plies. With three sides (Triscacia) an
 opponent the rules say can threaten the root side (``Rules.plays_against``: in Triscacia the
 right-hand one, who may check it) is assumed to play against it, the *paranoid* search; one that
-cannot (the left-hand one) plays for itself: the move ``own_choice`` says it would make, the only
-child searched (``engine.search.sides``). An opponent never plays into its own mate by the third
-side while it has another move (the scores of such lines say who is mated: ``scores``). Why not
-max-n: it prunes next to nothing, and at a few thousand nodes a second depth is what plays.
+cannot (the left-hand one) plays for itself: the move ``OwnChoices`` says it would make, the
+only child searched (``engine.search.sides``), from its second move on (``FIRST_REPLY``). An
+opponent never plays into its own mate by the third side while it has another move (the scores
+of such lines say who is mated: ``scores``). Why not max-n: it prunes next to nothing, and at a
+few thousand nodes a second depth is what plays.
 
 Wide nodes (Mathematichess's placement stage: 1,400+ drops a position): below the root, only the
 ``WIDE`` best-ordered moves are searched (captures, the table move and killers come first); at the
@@ -41,6 +42,12 @@ from .table import EXACT, LOWER, UPPER, Entry, TranspositionTable, move_key
 
 __all__ = ["MATE", "MATE_BOUND", "Info", "Result", "Searcher"]
 
+#: The plies after the root's move that are searched in full for every side: an opponent that
+#: plays for itself (``sides``) is assumed to make its own choice only after that. Its very next
+#: move is searched as an enemy's, so a threat to us it could leave standing (not take the
+#: right-hand opponent's mating queen, as its own choice would) is seen; a random mover that did
+#: just that mated our one-choice search in Triscacia.
+FIRST_REPLY = 1
 #: Quiescence plies in which a side in check searches every answer instead of standing pat.
 EVASION_PLIES = 2
 #: Below the root, at most this many moves of a node are searched (see the module docstring).
@@ -252,7 +259,7 @@ class Searcher:
             return self._terminal(outcome, ply)
         if depth <= 0:
             return self._quiesce(alpha, beta, ply, 0)
-        if self.for_itself[pos.side]:
+        if ply > FIRST_REPLY and self.for_itself[pos.side]:
             own = self.own_choices.choose(pos)
             if own is None:
                 return self._static()
