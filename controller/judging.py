@@ -216,8 +216,9 @@ class Judging:
                 # went up, onto it): moves are made in turn, the reading was the move.
                 self._take_reply(sig, shapes[0], shown)
                 return
-            self._set_match(sig, shapes, index, rest=rest)
-            return
+            if not self._other_move_on_top(shapes):
+                self._set_match(sig, shapes, index, rest=rest)
+                return
         # Two moves merged (overlapping hands, a quick reply), or moves made while the board was
         # away: worked out as soon as the burst of differences is in, unless a hand still holds
         # a piece that some legal move would put down (then only after ``guide_ms``).
@@ -260,6 +261,23 @@ class Judging:
         side = side_name(self.variant, self.position.side)
         self._status = Status(StatusKind.MOVING, f"{side} moving: {text} (provisional)",
                               cells=tuple(sorted(self._hands.diff)), provisional=(text,))
+
+    def _other_move_on_top(self, shapes: list[Shape]) -> bool:
+        """The board reads as the reading's piece moved from the same cell to another, back
+        short of where the board showed it, with the next player's hand on a man, once the next
+        player started on top of the reading: no going on of it, so not the move. The reading
+        was; the rest is worked out with the next player's moves (seed 4019, phase 0.923: the
+        rook shown on d1 for 0.9 s, White's king lifted, the rook back on c1, read as a1c1 where
+        it was a1d1, then d1c1 after Kd4-c5). (Another piece's move stays read so: seed 5003.)"""
+        reading = self._reading
+        if reading is None or len(shapes) != 1 or shapes[0] is reading.shape:
+            return False
+        move, shown = shapes[0].move, reading.shape.move
+        if move.frm < 0 or move.frm != shown.frm or move.piece != shown.piece:
+            return False
+        if shapes[0].cells <= reading.shape.cells | reading.going_on:
+            return False
+        return self._reading_guard() is not None
 
     def _reading_guard(self) -> ReadingHold | None:
         """When the reading shown may end through the next player's hand (``scan_guard``), and

@@ -682,3 +682,16 @@ def test_readings_apart_only_where_the_board_never_showed_a_piece_are_asked_at_o
     assert {("c6e5", "e3f4", "e5f3", "g5f3"), ("c6d4", "e3f4", "d4f3", "g5f3")} <= options
     core.answer(next(o.key for o in prompt.options if o.texts == ("c6e5", "e3f4", "e5f3", "g5f3")), 24900)
     assert texts(core) == ["c6e5", "e3f4", "e5f3", "g5f3"]
+
+
+def test_the_reading_s_piece_back_short_of_where_it_was_shown_is_its_next_move() -> None:
+    # Seed 4019 (phase 0.923): Ra1 slid to b1, c1 and d1, shown on d1 for 0.8 s; White's king
+    # lifted from d4, and the rook back on c1 (reported before d1 emptied, within a scan of the
+    # king's lift). Read as a1c1 with White's hand on the king, it was a1d1, Kd4-c5 and d1c1:
+    # once the next player started on top of the reading, the same piece moved short of where
+    # the board showed it is no going on of it.
+    fen = "8/8/4k1p1/1p2P2p/2bK1P1P/6P1/2N5/r3B3 b - - 5 53"
+    events = [(73220, "a1", False, ""), (73225, "b1", True, "r"), (74544, "b1", False, ""), (74549, "c1", True, "r"),
+              (74767, "c1", False, ""), (74772, "d1", True, "r"), (75568, "d4", False, ""), (75647, "c1", True, "r"),
+              (75652, "d1", False, ""), (75757, "c5", True, "K"), (76060, "c2", False, ""), (76228, "d4", True, "N")]
+    assert texts(play_timed(events, fen, timing=SCAN)) == ["a1d1", "d4c5", "d1c1", "c2d4"]
