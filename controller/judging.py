@@ -59,7 +59,7 @@ from .messages import side_name
 from .move_indexes import MoveIndexes
 from .prompts import idle_status
 from .readings import Readings
-from .scan_guard import held_until, next_player_started, rest_of_move_in_hand, scan_guard
+from .scan_guard import held_until, next_player_started, rest_of_move_in_hand, scan_guard, short_of_the_reading
 from .signatures import EMPTY_SIG, MoveIndex, Shape, Sig
 
 
@@ -216,7 +216,10 @@ class Judging:
                 # went up, onto it): moves are made in turn, the reading was the move.
                 self._take_reply(sig, shapes[0], shown)
                 return
-            if not self._other_move_on_top(shapes):
+            if not (reading is not None and len(shapes) == 1 and short_of_the_reading(reading, shapes[0])
+                    and self._reading_guard() is not None):
+                # (Else the reading's piece is back short of where the board showed it, the next
+                # player at work on top: the reading was the move, the rest is worked out below.)
                 self._set_match(sig, shapes, index, rest=rest)
                 return
         # Two moves merged (overlapping hands, a quick reply), or moves made while the board was
@@ -261,23 +264,6 @@ class Judging:
         side = side_name(self.variant, self.position.side)
         self._status = Status(StatusKind.MOVING, f"{side} moving: {text} (provisional)",
                               cells=tuple(sorted(self._hands.diff)), provisional=(text,))
-
-    def _other_move_on_top(self, shapes: list[Shape]) -> bool:
-        """The board reads as the reading's piece moved from the same cell to another, back
-        short of where the board showed it, with the next player's hand on a man, once the next
-        player started on top of the reading: no going on of it, so not the move. The reading
-        was; the rest is worked out with the next player's moves (seed 4019, phase 0.923: the
-        rook shown on d1 for 0.9 s, White's king lifted, the rook back on c1, read as a1c1 where
-        it was a1d1, then d1c1 after Kd4-c5). (Another piece's move stays read so: seed 5003.)"""
-        reading = self._reading
-        if reading is None or len(shapes) != 1 or shapes[0] is reading.shape:
-            return False
-        move, shown = shapes[0].move, reading.shape.move
-        if move.frm < 0 or move.frm != shown.frm or move.piece != shown.piece:
-            return False
-        if shapes[0].cells <= reading.shape.cells | reading.going_on:
-            return False
-        return self._reading_guard() is not None
 
     def _reading_guard(self) -> ReadingHold | None:
         """When the reading shown may end through the next player's hand (``scan_guard``), and

@@ -25,7 +25,7 @@ from itertools import pairwise
 
 from engine import Move, Position, Variant
 
-from .core_types import SCAN_MARGIN_MS, Timing
+from .core_types import SCAN_MARGIN_MS, ShownReading, Timing
 from .readings import Readings
 from .signatures import MoveIndex, Shape, explain, looks, seen
 
@@ -126,6 +126,19 @@ def mover_move(hands: Readings, index: MoveIndex, position: Position, identity: 
     sig = frozenset((c, v) for c, v in hands.diff.items() if c in cells)
     found = [s for s in index.match(sig, hands.touched & cells) if s.cells <= cells]
     return found[0] if len(found) == 1 else None
+
+
+def short_of_the_reading(reading: ShownReading, shape: Shape) -> bool:
+    """Whether ``shape`` moves the reading's piece from the same cell to a cell none of the
+    reading's own or its going on: back short of where the board showed it. Once the next
+    player started on top of the reading, that is no going on of it, so not the move: the
+    reading was, and the rest is its next move (seed 4019, phase 0.923: the rook shown on d1 for
+    0.8 s, White's king lifted, the rook back on c1, read as a1c1 with the king's lift peeled
+    off, where it was a1d1, then d1c1 after Kd4-c5). Another piece's move is not (seed 5003)."""
+    move, shown = shape.move, reading.shape.move
+    if shape is reading.shape or move.frm < 0 or move.frm != shown.frm or move.piece != shown.piece:
+        return False
+    return not shape.cells <= reading.shape.cells | reading.going_on
 
 
 def can_go_on(index: MoveIndex, shape: Shape) -> bool:
