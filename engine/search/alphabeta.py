@@ -118,7 +118,7 @@ class Searcher:
         self.checks_matter = variant.royalty == "checkmate"
         self.several = variant.nsides > 2
         self.own_choices = OwnChoices(variant, self.evaluator)
-        #: Per side, in the current search: it plays for itself (``own_choice``), not against us.
+        #: Per side, in the current search: it plays for itself (``OwnChoices``), not against us.
         self.for_itself = [False] * variant.nsides
 
     def new_game(self) -> None:
