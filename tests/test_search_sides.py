@@ -12,6 +12,7 @@ from engine.search import Limits, Searcher
 from engine.search.alphabeta import Info
 from engine.search.scores import (
     INF,
+    LOSS_BOUND,
     MATE_BOUND,
     from_table,
     loss_plies,
@@ -103,7 +104,7 @@ def _green_mates_after(pos: Position, move: Move) -> bool:
 def test_band_scores_keep_their_side_and_plies_through_the_table(mated: int, ply: int) -> None:
     score = lost_to_another(mated, ply)
     assert mated_in_band(score) == mated and loss_plies(score) == ply
-    assert -MATE_BOUND < score < -MATE_BOUND // 4
+    assert -MATE_BOUND < score <= LOSS_BOUND
     for node_ply in {0, min(ply, 3)}:  # a node is never deeper than the mate it sees
         stored = to_table(score, node_ply)
         assert mated_in_band(stored) == mated

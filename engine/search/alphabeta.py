@@ -35,7 +35,7 @@ from .evaluation import Evaluator
 from .limits import Deadline, Limits, StopSignal
 from .ordering import MoveOrderer
 from .pruning import worth_searching
-from .scores import INF, MATE, MATE_BOUND, from_table, loss_plies, lost_to_another, mated_in_band, to_table
+from .scores import INF, LOSS_BOUND, MATE, MATE_BOUND, from_table, loss_plies, lost_to_another, mated_in_band, to_table
 from .sides import OwnChoices
 from .skill import MAX_SKILL, QUIESCENCE_PLIES, skill_depth, skill_noise, skill_quiescence
 from .table import EXACT, LOWER, UPPER, Entry, TranspositionTable, move_key
@@ -303,7 +303,7 @@ class Searcher:
                     best, best_move = s, m
                     if s > alpha:
                         alpha = s
-            elif several and s < -MATE_BOUND // 4 and mated_in_band(s) == side:
+            elif several and s <= LOSS_BOUND and mated_in_band(s) == side:
                 own_end = min(own_end, s)  # nobody plays into his own mate while he has another move
                 continue
             elif s < best:
@@ -364,7 +364,7 @@ class Searcher:
                 if s > best:
                     best = s
                     alpha = max(alpha, s)
-            elif several and s < -MATE_BOUND // 4 and mated_in_band(s) == side:
+            elif several and s <= LOSS_BOUND and mated_in_band(s) == side:
                 own_end = min(own_end, s)
                 continue
             elif s < best:

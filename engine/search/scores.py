@@ -20,6 +20,9 @@ OTHER_WIN = MATE // 2
 BAND = 20_000
 #: How many plies a band (and a mate score) keeps apart.
 PLY_ROOM = 10_000
+#: Scores at or below this are the root side's losses: its own mate or a band (no evaluation
+#: comes near it).
+LOSS_BOUND = -(OTHER_WIN - PLY_ROOM)
 
 
 def lost_to_another(mated: int, ply: int) -> int:
@@ -29,9 +32,9 @@ def lost_to_another(mated: int, ply: int) -> int:
 
 def mated_in_band(score: int) -> int | None:
     """The mated side of a ``lost_to_another`` score (from a node or from the table), else None."""
-    if score > -(OTHER_WIN - PLY_ROOM) or score <= -MATE_BOUND:
+    if score > LOSS_BOUND or score <= -MATE_BOUND:
         return None
-    side, rest = divmod(-score - (OTHER_WIN - PLY_ROOM), BAND)
+    side, rest = divmod(LOSS_BOUND - score, BAND)
     return side if rest <= PLY_ROOM else None
 
 
@@ -39,7 +42,7 @@ def to_table(score: int, ply: int) -> int:
     """A mate or band score relative to this node (so it holds at any ply the position recurs)."""
     if score >= MATE_BOUND:
         return score + ply
-    if score <= -MATE_BOUND or mated_in_band(score) is not None:
+    if score <= LOSS_BOUND:
         return score - ply
     return score
 
@@ -47,7 +50,7 @@ def to_table(score: int, ply: int) -> int:
 def from_table(score: int, ply: int) -> int:
     if score >= MATE_BOUND:
         return score - ply
-    if score <= -MATE_BOUND or mated_in_band(score) is not None:
+    if score <= LOSS_BOUND:
         return score + ply
     return score
 
