@@ -71,8 +71,10 @@ def check_record(db: Path) -> None:
 
 
 def test_the_demo_game_on_one_board_of_128_cells(tmp_path: Path) -> None:
-    """One controller reads both boards (sensors 0-63 board A, 64-127 board B): one port."""
-    game = play_demo_through_pty(tmp_path, "alice", seed=5, args=("--layout", "alice-128"))
+    """One controller reads both boards (sensors 0-63 board A, 64-127 board B): one port. The
+    frame is looked at once the service shows the game's end again: the script's last bounce may
+    still be unread when the mate is printed, and the board then shows the new game's set-up."""
+    game = play_demo_through_pty(tmp_path, "alice", seed=5, args=("--layout", "alice-128"), settled_end=True)
     assert (game.record.result, game.record.termination) == ("0-1", "checkmate")
     assert "Game over: 0-1 (checkmate)" in game.err
     assert_frame_shows_both_boards(game.frame, final_position())
