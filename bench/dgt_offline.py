@@ -2,7 +2,7 @@
 would report for the hand model's script, computed instead of run, fed to the referee core.
 
     ./dev bench dgt_offline [--games 3] [--seeds 0,1,2] [--scan 220] [--phases 4]
-        [--min-reply-ms MS] [--verbose SEED] [--jobs N] [--only SEEDS] [--answer-ms MS]
+        [--min-reply-ms MS] [--verbose SEED] [--jobs N] [--only SEEDS] [--answer-ms MS] [--over-ms MS]
 
 A DGT board visits its squares in wire order (a8 = 0 ... h1 = 63), a full scan every
 ``--scan`` ms, and reports a square whose piece differs from what it last reported
@@ -24,7 +24,10 @@ put to the players, how many of them had the moves played among their options, a
 ``--answer-ms`` how many a player at the screen answered (the hands go on playing meanwhile,
 as the hand model does not read the screen; the moves an answer makes final wait on the player,
 and are counted, not timed); and the referee's CPU time (its events and ticks,
-every game; the costliest games named), the cost a Pi's controller thread pays.
+every game; the costliest games named), the cost a Pi's controller thread pays. ``--over-ms``
+lists the moves the board showed that took longer than that (each with its seed, ply and phase,
+and whether it was made final together with the move before): the tail to look at with
+``--verbose SEED --phase P``.
 """
 
 from __future__ import annotations
@@ -272,6 +275,9 @@ def main() -> None:
                         help="only these games (seeds, comma-separated), at the phases the whole run gives them")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
     parser.add_argument("--phase", type=float, default=None, help="with --verbose: the scan phase (0-1)")
+    parser.add_argument("--over-ms", type=float, default=None,
+                        help="list the moves the board showed (and the move before) that cannot be extended "
+                             "and took longer than this from the last touch to final")
     parser.add_argument("--answer-ms", type=float, default=None,
                         help="a player at the screen answers each question this long after it came, with "
                              "the moves played (default: no one answers)")
@@ -300,6 +306,7 @@ def main() -> None:
     # showed cannot be final before a later report; the move after it waits on that reading).
     shown: list[bool] = []
     slow: list[tuple[float, int, int, float]] = []
+    over: list[tuple[float, int, int, float, bool]] = []  # --over-ms: (touch ms, seed, ply, phase, together)
     by_answer = 0  # moves made final by an answer (their wait is the players'; not timed)
     rng = random.Random(0)
     # (The phases are drawn in the games' order whatever ``--jobs``: the same games either way.)
@@ -342,6 +349,8 @@ def main() -> None:
                     together.append(ply > 0 and game.finals[ply] - game.finals[ply - 1] < 1)
                     shown.append(ply not in game.unseen and ply - 1 not in game.unseen)
                     slow.append((touch[-1], seed, ply + 1, phase))
+                    if args.over_ms is not None and shown[-1] and touch[-1] > args.over_ms:
+                        over.append((touch[-1], seed, ply + 1, phase, together[-1]))
                 pos.push(move)
     print(f"dgt offline, scan {args.scan:.0f} ms, hands {hands}: {ok}/{total} games move for move, "
           f"{misread} with a wrong final move, wrong final moves {wrong} (every ply after the first wrong one)")
@@ -367,6 +376,10 @@ def main() -> None:
                   f"p95 {pct(xs, 95):.0f}  p99 {pct(xs, 99):.0f}  max {max(xs):.0f} ms")
     slowest = [(round(a), b, c, round(d, 3)) for a, b, c, d in sorted(slow)[-6:]]
     print("  slowest (touch ms, seed, ply, phase):", slowest)
+    if args.over_ms is not None:
+        print(f"  shown, over {args.over_ms:.0f} ms (touch ms, seed, ply, move, phase, final with the move before):")
+        for t, seed, ply, phase, with_before in sorted(over):
+            print(f"    {t:.0f} {seed} {ply} {games[seed % 1000][ply - 1]} {phase:.3f} {with_before}")
     print(f"  referee CPU (its events and ticks, all games): {cpu:.1f} s; costliest games (s, seed, phase):",
           [(round(a, 1), b, round(c, 3)) for a, b, c in sorted(costly)[-5:]])
 
