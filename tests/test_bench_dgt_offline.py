@@ -3,8 +3,15 @@ showed (``never_shown``), from what a board scanning its squares in turn reports
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import engine
 from bench.dgt_offline import dgt_reports, never_shown
+from tests.historical_games import historical_games
+
+REPO = Path(__file__).resolve().parent.parent
 
 CHESS = engine.find_variant("chess")
 SCAN_MS = 220.0
@@ -29,3 +36,25 @@ def test_moves_that_rest_a_scan_are_all_shown() -> None:
                (1000.0, "lift", "d5", None, 2), (1010.0, "lift", "e4", None, 2), (1100.0, "place", "d5", "P", 2)]
     reports = dgt_reports(actions, CHESS, SCAN_MS, 0.0)
     assert never_shown(CHESS, MOVES, reports) == set()
+
+
+def _tail(over_ms: int) -> tuple[list[list[str]], int]:
+    """The moves ``--over-ms`` lists for the first game at one phase, and how many moves the
+    summary counts as shown (with the move before)."""
+    out = subprocess.run([sys.executable, "-m", "bench.dgt_offline", "--games", "1", "--seeds", "0",
+                          "--phases", "1", "--over-ms", str(over_ms)],
+                         cwd=REPO, capture_output=True, text=True, timeout=120, check=True).stdout
+    listed = out.split(f"shown, over {over_ms} ms")[1].split("  referee CPU")[0].splitlines()[1:]
+    shown = next(line for line in out.splitlines() if "the board showed it and the move before" in line)
+    return [line.split() for line in listed], int(shown.split(": ")[1].split()[0])
+
+
+def test_the_tail_listing_names_each_shown_move_over_the_bound() -> None:
+    """``--over-ms``: every move the board showed that took longer, with the move played at
+    that ply; at 0 ms, every move the summary counts as shown."""
+    everything, shown = _tail(0)
+    assert len(everything) == shown > 0
+    tail, _ = _tail(100)
+    game = historical_games()[0]
+    assert tail and all(float(ms) > 100 and game[int(ply) - 1] == move for ms, _seed, ply, move, *_ in tail)
+    assert len(tail) < len(everything)
