@@ -4,6 +4,7 @@
         [--positions 3] [--perft-depth 2] [--memory-seconds 3]
     ./dev bench search --core [--core-games 6]
     ./dev bench search --depth 3 [--variants ...] [--positions 3]
+    ./dev bench search --reach 0.5,2.0 [--variants ...] [--positions 3]
 
 For each variant, in the same run: the search's nodes per second over ``--positions`` positions
 (the start, then positions after seeded random plies; ``--movetime`` seconds each), and
@@ -17,6 +18,10 @@ pipes, the real process).
 ``--depth N``: instead of a time, the nodes each search needs to finish depth N in the same
 positions (royal-fury and triscacia one less, mathematichess 1): a figure that does not depend on
 the machine's load, for comparing two versions of the search (pruning, ordering).
+
+``--reach T1,T2``: the depth each search finishes in T1 and in T2 seconds of CPU time (the
+clock ``bench/strength.py --clock cpu`` gives a side) from the same positions: what more time
+buys a variant (the 2 s against 0.5 s matches).
 
 ``--core``: the referee's decision core (``bench/latency.py``'s core bench, chess) timed twice in
 the same run: alone, and while a ``chessery engine`` process searches (``go infinite``) beside
@@ -146,6 +151,22 @@ def nodes_to_depth(variants: str, depth: int, count: int, seed: int) -> None:
         print(f"{name:20s} {d:5d} {nodes:9d} {time.perf_counter() - start:8.1f}", flush=True)
 
 
+def depth_reached(variants: str, times: str, count: int, seed: int) -> None:
+    """The depth each search finishes in each of ``times`` (seconds of this process's CPU, as
+    ``bench/strength.py --clock cpu`` gives a side), from the same positions: what more time
+    buys a variant."""
+    spans = [float(t) for t in times.split(",")]
+    print(f"# search: --variants {variants} --reach {times} --positions {count} --seed {seed}", flush=True)
+    print(f"{'variant':20s} " + " ".join(f"{f'depths at {t:g} s':>24s}" for t in spans), flush=True)
+    for name in [n for n in variants.split(",") if n]:
+        reached: list[list[int]] = [[] for _ in spans]
+        for pos in positions(name, count, seed):
+            for i, span in enumerate(spans):
+                result = Searcher(find_variant(name)).search(pos, Limits(movetime=span), clock=time.process_time)
+                reached[i].append(result.depth)
+        print(f"{name:20s} " + " ".join(f"{' '.join(map(str, d)):>24s}" for d in reached), flush=True)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--variants", default=",".join(variant_names()))
@@ -157,7 +178,12 @@ def main() -> None:
     p.add_argument("--core", action="store_true", help="only the referee's core p99 alone and beside a search")
     p.add_argument("--core-games", type=int, default=6)
     p.add_argument("--depth", type=int, default=0, help="nodes to finish this depth instead of nodes a second")
+    p.add_argument("--reach", default="", metavar="SECONDS,...",
+                   help="the depth finished in each of these CPU times, per position, instead of nodes a second")
     args = p.parse_args()
+    if args.reach:
+        depth_reached(args.variants, args.reach, args.positions, args.seed)
+        return
     if args.core:
         core_beside_a_search(args.core_games, 80)
         return
