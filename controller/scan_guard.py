@@ -192,7 +192,18 @@ def began(hands: Readings, move: Move) -> int:
     move begins where its pieces are lifted: a cell it lands on may have been handled before,
     by the move before.)"""
     cells = {s for s, d in move.relocations if s != d} or move.changed_cells
-    return min((hands.first_since(c, -1) for c in cells if c in hands.cell_t), default=hands.last_t)
+    return min((_lifted_for_good(hands, c) for c in cells if c in hands.cell_t), default=hands.last_t)
+
+
+def _lifted_for_good(hands: Readings, cell: int) -> int:
+    """When ``cell``'s man was lifted for the move: its first lift since the last final move,
+    but its latest event when it was put back since and is empty now (a man lifted and put
+    back was touched, not moved: seed 4014, the bishop on b5 lifted and put back before g5h4,
+    then taken to c4 after Black's reply, read as moved first)."""
+    first = hands.first_since(cell, -1)
+    if hands.placed_t.get(cell, -1) > first and not hands.observed[cell] and cell in hands.lifted_t:
+        return hands.cell_t[cell]
+    return first
 
 
 def merged_hold(hands: Readings, position: Position, identity: bool, timing: Timing,

@@ -695,3 +695,16 @@ def test_the_reading_s_piece_back_short_of_where_it_was_shown_is_its_next_move()
               (74767, "c1", False, ""), (74772, "d1", True, "r"), (75568, "d4", False, ""), (75647, "c1", True, "r"),
               (75652, "d1", False, ""), (75757, "c5", True, "K"), (76060, "c2", False, ""), (76228, "d4", True, "N")]
     assert texts(play_timed(events, fen, timing=SCAN)) == ["a1d1", "d4c5", "d1c1", "c2d4"]
+
+
+def test_a_man_touched_and_put_back_began_no_move() -> None:
+    # Seed 4014 (phase 0.290, hands without hesitation): White's bishop on b5 lifted and put
+    # back (touched, not moved), then Bg5-h4, Black's c7-c6 and Bb5-c4, all within half a
+    # second. Timed from b5's first lift, b5c4 looked begun before g5h4 and was read first
+    # (b5c4, c7c6, g5h4: the same board, the moves out of order); its move began at its lift
+    # after the man was put back.
+    fen = "r1bqk2r/pppp1ppp/1b3n2/1B2p1B1/4P3/2PP4/PP3PPP/RN1Q1RK1 b kq - 2 8"
+    events = [(8480, "h7", False, ""), (8728, "h6", True, "p"), (8734, "b5", False, ""), (8954, "b5", True, "B"),
+              (9192, "g5", False, ""), (9343, "c7", False, ""), (9394, "b5", False, ""), (9443, "h4", True, "B"),
+              (9577, "g7", False, ""), (9590, "c6", True, "p"), (9645, "c4", True, "B"), (9852, "g5", True, "p")]
+    assert texts(play_timed(events, fen, timing=SCAN)) == ["h7h6", "g5h4", "c7c6", "b5c4", "g7g5"]
