@@ -306,7 +306,6 @@ def main() -> None:
     # showed cannot be final before a later report; the move after it waits on that reading).
     shown: list[bool] = []
     slow: list[tuple[float, int, int, float]] = []
-    over: list[tuple[float, int, int, float, bool]] = []  # --over-ms: (touch ms, seed, ply, phase, together)
     by_answer = 0  # moves made final by an answer (their wait is the players'; not timed)
     rng = random.Random(0)
     # (The phases are drawn in the games' order whatever ``--jobs``: the same games either way.)
@@ -349,8 +348,6 @@ def main() -> None:
                     together.append(ply > 0 and game.finals[ply] - game.finals[ply - 1] < 1)
                     shown.append(ply not in game.unseen and ply - 1 not in game.unseen)
                     slow.append((touch[-1], seed, ply + 1, phase))
-                    if args.over_ms is not None and shown[-1] and touch[-1] > args.over_ms:
-                        over.append((touch[-1], seed, ply + 1, phase, together[-1]))
                 pos.push(move)
     print(f"dgt offline, scan {args.scan:.0f} ms, hands {hands}: {ok}/{total} games move for move, "
           f"{misread} with a wrong final move, wrong final moves {wrong} (every ply after the first wrong one)")
@@ -378,6 +375,8 @@ def main() -> None:
     print("  slowest (touch ms, seed, ply, phase):", slowest)
     if args.over_ms is not None:
         print(f"  shown, over {args.over_ms:.0f} ms (touch ms, seed, ply, move, phase, final with the move before):")
+        over = [(t, seed, ply, phase, w) for (t, seed, ply, phase), s, w in zip(slow, shown, together, strict=True)
+                if s and t > args.over_ms]
         for t, seed, ply, phase, with_before in sorted(over):
             print(f"    {t:.0f} {seed} {ply} {games[seed % 1000][ply - 1]} {phase:.3f} {with_before}")
     print(f"  referee CPU (its events and ticks, all games): {cpu:.1f} s; costliest games (s, seed, phase):",

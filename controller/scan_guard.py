@@ -201,7 +201,7 @@ def _lifted_for_good(hands: Readings, cell: int) -> int:
     back was touched, not moved: seed 4014, the bishop on b5 lifted and put back before g5h4,
     then taken to c4 after Black's reply, read as moved first)."""
     first = hands.first_since(cell, -1)
-    if hands.placed_t.get(cell, -1) > first and not hands.observed[cell] and cell in hands.lifted_t:
+    if hands.placed_t.get(cell, -1) > first and not hands.observed[cell]:
         return hands.cell_t[cell]
     return first
 
