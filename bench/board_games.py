@@ -14,7 +14,13 @@ the next player has not started. Each final move is timed from its last event to
 and put down to what made it final: the press, the next player's first event before the commit,
 or else the quiet (``hesitate_ms``). ``--dump DIR`` writes each game's events, and an
 emulator's line, host and hand logs, for ``bench/replay_events.py`` and ``bench/dgt_causes.py``
-(which puts each slow DGT move down to a cause).
+(which puts each slow DGT move down to a cause). ``--answer-ms MS``: a player at the screen
+answers each question ("Which move did you make?") that long after it came, with the moves
+played, as ``bench/dgt_offline.py`` does (the hands go on meanwhile; the moves an answer makes
+final are counted, not timed). Moves that cannot be extended are timed from the hand's last
+touch and from the board's report of the move's last change (the last event the referee had:
+what the issue's goal counts from), and split by whether the board showed the move (and the
+move before it) where its pieces landed.
 """
 
 from __future__ import annotations
@@ -30,8 +36,9 @@ import engine
 from bench.boards import refereed, scan_and_goal
 from bench.latency import extendable, pct, report
 from controller.core_types import Timing
-from controller.service import Button, Sensor, Service
+from controller.service import Button, Sensor, Service, Touch
 from controller.session import Phase, Update
+from display.window import ChoiceClicked
 from firmware_bridge.board_link import BoardKind
 from firmware_bridge.boards.board_emulator import BoardEmulator
 from firmware_bridge.script import Command, Lift, Place, Sleep, parse_script
@@ -41,10 +48,12 @@ START_S = 15.0
 
 
 def board_games_bench(kind: BoardKind, n_games: int, hesitant: float = 0.5, press: float = 0.3,
-                      seeds: Sequence[int] = (0,), hesitate_ms: int | None = None, dump: str | None = None) -> None:
+                      seeds: Sequence[int] = (0,), hesitate_ms: int | None = None, dump: str | None = None,
+                      answer_ms: float | None = None, first: int = 0) -> None:
     """The first ``n_games`` historical games at each seed offset on a ``kind`` board.
     ``dump``: a folder to write each game's sensor events to, as the service handed them to
-    the referee (``bench/replay_events.py`` plays them through the core again)."""
+    the referee (``bench/replay_events.py`` plays them through the core again); ``first``:
+    the games before it are left out (one game looked at alone)."""
     from tests.hand_model import Hands, game_script_with_plies
     from tests.historical_games import historical_games
 
@@ -53,23 +62,26 @@ def board_games_bench(kind: BoardKind, n_games: int, hesitant: float = 0.5, pres
     timing = Timing() if hesitate_ms is None else Timing(hesitate_ms=hesitate_ms)
     plain: list[float] = []
     #: moves that cannot be extended: (the board's report of the move's last change -> final,
-    #: made final together with the move before)
-    shares: list[tuple[float, bool]] = []
+    #: made final together with the move before, the board showed it and the move before)
+    shares: list[tuple[float, bool, bool]] = []
     # Last event -> final of each move that cannot be extended, and whether the board reported
     # it and the move before it where their pieces landed (a piece that stood under a scan is
     # never reported there: nothing can be final before a later report).
     shown_plain: list[tuple[float, bool]] = []
     by_cause: dict[str, list[float]] = {"clock": [], "opponent": [], "quiet": []}
     asked: list[float] = []
+    questions = answered = by_answer = 0
     ok = total = wrong = 0
     scans: set[float] = set()
     goal = 0.0
     for offset in seeds:
         for n, moves in enumerate(historical_games()[:n_games]):
+            if n < first:
+                continue
             seed = n + 1000 * offset
             lines, plies = game_script_with_plies(engine.start_position(variant), moves,
                                                   hands, seed=seed)
-            game = _Game(parse_script("\n".join(lines), variant), plies, len(moves), press, seed)
+            game = _Game(parse_script("\n".join(lines), variant), plies, list(moves), press, seed, answer_ms)
             with refereed(kind, variant, timing, on_update=game.on_update, on_input=game.on_input) as (board, service):
                 game.service = service
                 game.play(board, service, timing)
@@ -77,6 +89,7 @@ def board_games_bench(kind: BoardKind, n_games: int, hesitant: float = 0.5, pres
                 scan, goal = scan_and_goal(kind, board)
                 scans.add(scan)
             total += 1
+            questions, answered = questions + game.questions, answered + game.answered
             ok += game.texts == list(moves)
             wrong += sum(1 for a, b in zip(game.texts, moves, strict=False) if a != b)
             pos = engine.start_position(variant)
@@ -85,7 +98,9 @@ def board_games_bench(kind: BoardKind, n_games: int, hesitant: float = 0.5, pres
                 if text != moves[ply]:
                     break  # (after a misreading the plies are other moves: not timed)
                 move = pos.parse_move(text)
-                if ply in game.last_event:
+                if ply in game.by_answer:
+                    by_answer += 1
+                elif ply in game.last_event:
                     latency = (game.finals[ply] - game.last_event[ply]) * 1000
                     if ply in game.asked:
                         asked.append(latency)
@@ -93,10 +108,11 @@ def board_games_bench(kind: BoardKind, n_games: int, hesitant: float = 0.5, pres
                         by_cause[game.cause(ply)].append(latency)
                     else:
                         plain.append(latency)
-                        shown_plain.append((latency, game.shown(ply, move, variant)
-                                            and (before is None or game.shown(ply - 1, before, variant))))
+                        shown = (game.shown(ply, move, variant)
+                                 and (before is None or game.shown(ply - 1, before, variant)))
+                        shown_plain.append((latency, shown))
                         shares.append((game.report_to_final(ply, move), ply > 0 and
-                                       game.finals[ply] - game.finals[ply - 1] < 0.005))
+                                       game.finals[ply] - game.finals[ply - 1] < 0.005, shown))
                 pos.push(move)
                 before = move
             same = "move for move"
@@ -112,6 +128,9 @@ def board_games_bench(kind: BoardKind, n_games: int, hesitant: float = 0.5, pres
                           board if isinstance(board, BoardEmulator) else None)
     report(f"real games, emulated {kind} board (scan {', '.join(f'{ms:.0f} ms' for ms in sorted(scans))})",
            ok, total, wrong, plain, by_cause, asked, goal)
+    print(f"    questions: {questions}" + (f", answered {answer_ms:.0f} ms after they came: {answered}; "
+                                            f"moves made final by an answer (not timed): {by_answer}"
+                                            if answer_ms is not None else " (no one answers)"))
     for name, keep in (("the board showed it and the move before", True),
                        ("the board never showed it or the move before", False)):
         xs = [ms for ms, shown in shown_plain if shown == keep]
@@ -121,10 +140,12 @@ def board_games_bench(kind: BoardKind, n_games: int, hesitant: float = 0.5, pres
     if shares:
         # What the board adds is up to a scan between the hand's last touch and the report of
         # that square (the scan comes round to it); what the referee and the host add is the rest.
-        alone = [ms for ms, together in shares if not together]
-        with_before = [ms for ms, together in shares if together]
-        for name, xs in (("all", [ms for ms, _t in shares]), ("read alone", alone),
-                         ("made final together with the move before", with_before)):
+        alone = [ms for ms, together, _s in shares if not together]
+        with_before = [ms for ms, together, _s in shares if together]
+        for name, xs in (("all", [ms for ms, _t, _s in shares]), ("read alone", alone),
+                         ("made final together with the move before", with_before),
+                         ("the board showed it and the move before", [ms for ms, _t, s in shares if s]),
+                         ("the board never showed it or the move before", [ms for ms, _t, s in shares if not s])):
             if xs:
                 print(f"    cannot be extended, the board's report of its last change -> final ({name}): "
                       f"{len(xs)} moves, p50 {pct(xs, 50):.0f} ms  p95 {pct(xs, 95):.0f} ms  p99 {pct(xs, 99):.0f} ms  "
@@ -142,9 +163,17 @@ def hands_for_boards(hesitant: float) -> dict:
 class _Game:
     """One game's script played on a board in real time, and what the service made final."""
 
-    def __init__(self, commands: list[Command], plies: list[int], n_moves: int, press: float, seed: int) -> None:
+    def __init__(self, commands: list[Command], plies: list[int], moves: list[str], press: float, seed: int,
+                 answer_ms: float | None = None) -> None:
         self.commands = commands
-        self.n_moves = n_moves
+        self.moves = moves
+        self.n_moves = len(moves)
+        self.answer_ms = answer_ms
+        #: the open question: (host time it came, plies final then), while it is shown
+        self._asked_at: tuple[float, int] | None = None
+        self.questions = 0  # questions put (one while it is shown again after board changes)
+        self.answered = 0
+        self.by_answer: set[int] = set()  # plies an answer made final
         self.plies = plies  # the ply of each script line (by line number - 1)
         self.press = press
         self.rng = random.Random(seed)
@@ -222,7 +251,37 @@ class _Game:
                 self.texts.append(text)
             if update.status.prompt is not None:
                 self.asked.add(len(self.finals))
+                if self._asked_at is None or self._asked_at[1] != len(self.finals):
+                    self._asked_at = (now, len(self.finals))
+                    self.questions += 1
+            elif self._asked_at is not None and self._asked_at[1] != len(self.finals):
+                # (Kept while the question is shown again after a board change, until a move is
+                # final: the player at the screen reads it once.)
+                self._asked_at = None
             self._changed.notify_all()
+
+    def _answer_due(self) -> float | None:
+        """When the player at the screen answers the open question (None: no one will)."""
+        if self.answer_ms is None or self._asked_at is None or self.service is None:
+            return None
+        if self.service.session.status.prompt is None:
+            return None  # (not shown just now: answered when it is shown again)
+        return self._asked_at[0] + self.answer_ms / 1000
+
+    def _answer(self, service: Service) -> None:
+        """Touch the option that is the moves played next, if the question offers it."""
+        prompt = service.session.status.prompt
+        with self._changed:
+            asked, self._asked_at = self._asked_at, None
+        if prompt is None or asked is None:
+            return
+        done = len(self.texts)
+        for i, option in enumerate(prompt.options):
+            if not option.undo and option.texts and list(option.texts) == self.moves[done:done + len(option.texts)]:
+                self.answered += 1
+                self.by_answer.update(range(done, done + len(option.texts)))
+                service.inputs.put(Touch(ChoiceClicked(i, option.key)))
+                return
 
     def cause(self, ply: int) -> str:
         final = self.finals[ply]
@@ -284,9 +343,14 @@ class _Game:
             with self._changed:
                 if done is not None and done():
                     return
-                self._changed.wait(max(0.0, min(due, until) - time.monotonic()))
+                answer = self._answer_due()
+                self._changed.wait(max(0.0, min(due, until, answer if answer is not None else until)
+                                        - time.monotonic()))
+                answer = self._answer_due()
             now = time.monotonic()
-            if self._presses and self._presses[0][0] <= now:
+            if answer is not None and answer <= now:
+                self._answer(service)
+            elif self._presses and self._presses[0][0] <= now:
                 _at, ply = self._presses.pop(0)
                 # (Only before the next player's hand is at work: a player presses the clock for
                 # the move just made, not over the opponent's.)

@@ -361,16 +361,19 @@ def main() -> None:
         if xs:
             print(f"  cannot be extended, {name}: {len(xs)} moves, p50 {pct(xs, 50):.0f}  p95 {pct(xs, 95):.0f}  "
                   f"p99 {pct(xs, 99):.0f}  max {max(xs):.0f} ms")
-    for name, xs in (("read alone", [t for t, w in zip(touch, together, strict=True) if not w]),
-                     ("made final together with the move before",
-                      [t for t, w in zip(touch, together, strict=True) if w]),
-                     ("the board showed it and the move before",
-                      [t for t, w in zip(touch, shown, strict=True) if w]),
-                     ("the board never showed it or the move before",
-                      [t for t, w in zip(touch, shown, strict=True) if not w])):
-        if xs:
-            print(f"  cannot be extended, last touch -> final, {name}: {len(xs)} moves, p50 {pct(xs, 50):.0f}  "
-                  f"p95 {pct(xs, 95):.0f}  p99 {pct(xs, 99):.0f}  max {max(xs):.0f} ms")
+    # Split both ways: from the hand's last touch (what the player sees) and from the board's
+    # report (the last event the referee could know of: the "from the last event").
+    for origin, times in (("last touch", touch), ("board's last report", report)):
+        for name, xs in (("read alone", [t for t, w in zip(times, together, strict=True) if not w]),
+                         ("made final together with the move before",
+                          [t for t, w in zip(times, together, strict=True) if w]),
+                         ("the board showed it and the move before",
+                          [t for t, w in zip(times, shown, strict=True) if w]),
+                         ("the board never showed it or the move before",
+                          [t for t, w in zip(times, shown, strict=True) if not w])):
+            if xs:
+                print(f"  cannot be extended, {origin} -> final, {name}: {len(xs)} moves, p50 {pct(xs, 50):.0f}  "
+                      f"p95 {pct(xs, 95):.0f}  p99 {pct(xs, 99):.0f}  max {max(xs):.0f} ms")
     slowest = [(round(a), b, c, round(d, 3)) for a, b, c, d in sorted(slow)[-6:]]
     print("  slowest (touch ms, seed, ply, phase):", slowest)
     if args.over_ms is not None:

@@ -363,6 +363,9 @@ def main() -> None:
                         help="comma-separated emulated maker boards to play the real games on too, or none")
     parser.add_argument("--board-games", type=int, default=2,
                         help="real games per seed offset on each emulated board (played in real time)")
+    parser.add_argument("--answer-ms", type=float, default=None,
+                        help="on the emulated boards, a player at the screen answers each question this long "
+                             "after it came, with the moves played (default: no one answers)")
     parser.add_argument("--no-core", action="store_true")
     parser.add_argument("--dump", default=None,
                         help="folder for the sensor events of each game on an emulated board (bench/replay_events.py)")
@@ -381,7 +384,7 @@ def main() -> None:
                 raise SystemExit(f"--boards: no emulated board {kind!r} (dgt, millennium, chessery)")
             board_games_bench(kind, args.board_games, hesitant=args.hesitant, press=args.press,
                               seeds=[int(x) for x in args.seeds.split(",")], hesitate_ms=args.hesitate_ms,
-                              dump=args.dump)
+                              dump=args.dump, answer_ms=args.answer_ms)
     if args.no_core:
         return
     names = ["chess", *[n for n in engine.variant_names() if n != "chess"]] if args.variants == "all" \

@@ -58,3 +58,26 @@ def test_the_tail_listing_names_each_shown_move_over_the_bound() -> None:
     game = historical_games()[0]
     assert tail and all(float(ms) > 100 and game[int(ply) - 1] == move for ms, _seed, ply, move, *_ in tail)
     assert len(tail) < len(everything)
+
+
+def _row(out: str, name: str) -> dict[str, float]:
+    """A summary row's count and percentiles (``moves``, ``p50``... ``max``)."""
+    line = next(line for line in out.splitlines() if name in line)
+    words = line.split(": ", 1)[1].replace(" ms", "").split()
+    row = {"moves": float(words[0])}
+    row.update({words[i]: float(words[i + 1]) for i in range(2, len(words) - 1, 2)})
+    return row
+
+
+def test_the_moves_shown_are_timed_from_the_touch_and_from_the_report() -> None:
+    """The board reports a change after the hand made it, so each move's wait from the board's
+    report is no longer than its wait from the hand's touch: the same moves, and no percentile
+    larger (the issue's goal counts from the last event the referee had, the report)."""
+    out = subprocess.run([sys.executable, "-m", "bench.dgt_offline", "--games", "2", "--seeds", "0",
+                          "--phases", "1"], cwd=REPO, capture_output=True, text=True, timeout=120, check=True).stdout
+    touch = _row(out, "last touch -> final, the board showed it and the move before")
+    report = _row(out, "board's last report -> final, the board showed it and the move before")
+    assert touch["moves"] == report["moves"] > 50
+    assert all(report[p] <= touch[p] for p in ("p50", "p95", "p99", "max"))
+    # (A scan's reporting lies between: most of the wait from the touch is the board's.)
+    assert report["p50"] < touch["p50"]
