@@ -208,19 +208,27 @@ def played_on(hands: Readings, position: Position, identity: bool,
         with position.after(*seq):
             # (In a hand: a man lifted since the last put-down from where ``seq`` left it.)
             board = position.board
-            last = {c: seen(board[c], identity, look) for c in hands.touched
-                    if board[c] and not hands.observed[c] and hands.cell_t.get(c, 0) > down}
+            off = {c: seen(board[c], identity, look) for c in hands.touched if board[c] and not hands.observed[c]}
+            last = {c: x for c, x in off.items() if hands.cell_t.get(c, 0) > down}
+        # (Else every man off its cell, or one of them, in a hand: a player may take hold of
+        # his next man before the other's move is complete, the queen lifted for d1b1 before
+        # Black's rook landed on d8 to retake there, then the victim on e5 lifted before the
+        # queen landed on b1: real time, seed 2.)
+        tries = [dict(t) for t in dict.fromkeys(
+            tuple(sorted(t.items())) for t in ({}, last, off, *({c: x} for c, x in sorted(off.items()))))]
         with position.after(*seq[:-1]):
-            for in_hand in ({}, last) if last else ({},):
+            best: list[tuple[Move, ...]] = []
+            for in_hand in tries:
                 observed = [in_hand.get(c, v) for c, v in enumerate(hands.observed)]
                 more = [s for first in gone_on(position, seq[-1], identity)
                         for s in _followed(position, first, hands, identity, observed, max_plies=3, budget=budget)]
                 # (Put down in turn from where they were asked: a knight gone back and out
                 # again, f6g8 and g8f6, fills no turn.)
                 more = [s for s in more if _put_down_in_turn(hands, seq[-2:-1] + s)]
-                if more:
-                    found += [seq[:-1] + s for s in more]
-                    break
+                # (The fewest moves: men in a hand before moves that only pass the time.)
+                if more and (not best or min(map(len, more)) < min(map(len, best))):
+                    best = more
+            found += [seq[:-1] + s for s in best]
     return list(dict.fromkeys(found))
 
 

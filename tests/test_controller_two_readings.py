@@ -708,3 +708,29 @@ def test_a_man_touched_and_put_back_began_no_move() -> None:
               (9192, "g5", False, ""), (9343, "c7", False, ""), (9394, "b5", False, ""), (9443, "h4", True, "B"),
               (9577, "g7", False, ""), (9590, "c6", True, "p"), (9645, "c4", True, "B"), (9852, "g5", True, "p")]
     assert texts(play_timed(events, fen, timing=SCAN)) == ["h7h6", "g5h4", "c7c6", "b5c4", "g7g5"]
+
+
+#: Real time on the emulated DGT board (``bench/latency.py --boards dgt --answer-ms 1500``, seed
+#: 2, ply 47), as the service handed the events to the referee: c1c4 (the rook resting on c3),
+#: a8b8, c4h4, b8d8 (the rook resting on c8): asked about against c1c4 a8d8 c4h4. Unanswered, the
+#: hands play on: d5xd8 (the victim lifted first), e8xd8 (White's rook on d8 never reported),
+#: the queen lifted for d1b1 before Black's rook landed, then the victim on e5 lifted (c6xe5)
+#: before the queen landed on b1.
+FLURRY = ("r3r2k/bpp2pp1/p1n1q2p/3RP3/P7/B4N1P/5PP1/2RQ2K1 w - - 1 24",
+          [(34085, "c1", False, ""), (34251, "c3", True, "R"), (34883, "c4", True, "R"), (34911, "c3", False, ""),
+           (35647, "a8", False, ""), (35763, "c4", False, ""), (35870, "b8", True, "r"), (36090, "b8", False, ""),
+           (36221, "h4", True, "R"), (36314, "c8", True, "r"), (36754, "c8", False, ""), (36759, "d8", True, "r"),
+           (37196, "d8", False, ""), (37279, "d5", False, ""), (37829, "d1", False, ""), (37870, "d8", True, "r"),
+           (37876, "e8", False, ""), (37943, "e5", False, ""), (38043, "b1", True, "Q")])
+
+
+def test_the_question_stands_with_men_taken_hold_of_before_the_last_landing() -> None:
+    # The board follows on from a8b8 c4h4 b8d8 only with the man on e5 in a hand (lifted before
+    # the queen landed on b1, so not since the last put-down): the question stands, the moves
+    # played since among its options. It used to give way to "Board does not match the game".
+    fen, events = FLURRY
+    core = play_timed(events, fen, timing=SCAN)
+    assert texts(core) == []
+    prompt = core.status.prompt
+    assert prompt is not None, core.status.message
+    assert ("c1c4", "a8b8", "c4h4", "b8d8", "d5d8", "e8d8", "d1b1") in [o.texts for o in prompt.options]
