@@ -267,8 +267,10 @@ def real_games_bench(n_games: int, scan_ms: int = 2, hesitant: float = 0.5, hesi
 
 
 def report(label: str, ok: int, total: int, wrong: int, plain: Sequence[float], by_cause: dict[str, list[float]],
-           asked: Sequence[float], goal: float) -> None:
-    """The table of final latencies by cause for one board kind."""
+           asked: Sequence[float], goal: float | None, since: str = "last event") -> None:
+    """The table of final latencies by cause for one board kind (``goal``: the p99 bound for
+    moves that cannot be extended, if it is judged on this table; ``since``: what the times
+    count from)."""
     print(f"{label}: {ok}/{total} games recorded move for move, wrong final moves: {wrong} "
           f"({len(plain) + sum(map(len, by_cause.values())) + len(asked)} moves timed)")
 
@@ -279,7 +281,7 @@ def report(label: str, ok: int, total: int, wrong: int, plain: Sequence[float], 
         verdict = ""
         if goal_ms is not None:
             verdict = f"   (goal p99 < {goal_ms:.0f} ms: {'met' if pct(xs, 99) < goal_ms else 'NOT met'})"
-        print(f"  {name}: {len(xs)} moves, last event -> final: p50 {pct(xs, 50):.0f} ms  p95 {pct(xs, 95):.0f} ms  "
+        print(f"  {name}: {len(xs)} moves, {since} -> final: p50 {pct(xs, 50):.0f} ms  p95 {pct(xs, 95):.0f} ms  "
               f"p99 {pct(xs, 99):.0f} ms  max {max(xs):.0f} ms{verdict}")
 
     row("cannot be extended", plain, goal)
