@@ -196,8 +196,9 @@ def played_on(hands: Readings, position: Position, identity: bool,
               asked: list[tuple[Move, ...]]) -> list[tuple[Move, ...]]:
     """The readings ``asked`` (each a reading, a reply and the mover's next move..., asked
     about), followed on to the board as it is now: each one's last move, which may have gone
-    on, then up to three more moves, with men lifted since the last piece was put down maybe
-    in a hand. While a question stands the players may play on, a move at a time, soon beyond
+    on, then up to three more moves, with men lifted since the last piece was put down, or
+    every man off its cell, or any one of them, maybe in a hand (the fewest moves kept). While
+    a question stands the players may play on, a move at a time, soon beyond
     ``next_move_too``'s reach from the reading alone; from where they were asked, each move is
     one more. Empty when the board follows on from none (a man put down out of turn)."""
     down = max((hands.cell_t.get(c, 0) for c, v in hands.diff.items() if v), default=0)
@@ -206,16 +207,18 @@ def played_on(hands: Readings, position: Position, identity: bool,
     found: list[tuple[Move, ...]] = []
     for seq in asked:
         with position.after(*seq):
-            # (In a hand: a man lifted since the last put-down from where ``seq`` left it.)
+            # (Men off their cells from where ``seq`` left them.)
             board = position.board
             off = {c: seen(board[c], identity, look) for c in hands.touched if board[c] and not hands.observed[c]}
-            last = {c: x for c, x in off.items() if hands.cell_t.get(c, 0) > down}
-        # (Else every man off its cell, or one of them, in a hand: a player may take hold of
-        # his next man before the other's move is complete, the queen lifted for d1b1 before
-        # Black's rook landed on d8 to retake there, then the victim on e5 lifted before the
-        # queen landed on b1: real time, seed 2.)
-        tries = [dict(t) for t in dict.fromkeys(
-            tuple(sorted(t.items())) for t in ({}, last, off, *({c: x} for c, x in sorted(off.items()))))]
+        # In a hand: those lifted since the last put-down; else every one of them, or any one
+        # (a player may take hold of his next man before the other's move is complete: the
+        # queen lifted for d1b1 before Black's rook landed on d8 to retake there, then the
+        # victim on e5 lifted before the queen landed on b1; real time, seed 2).
+        last = {c: x for c, x in off.items() if hands.cell_t.get(c, 0) > down}
+        tries: list[dict[int, int]] = []
+        for in_hand in ({}, last, off, *({c: x} for c, x in sorted(off.items()))):
+            if in_hand not in tries:
+                tries.append(in_hand)
         with position.after(*seq[:-1]):
             best: list[tuple[Move, ...]] = []
             for in_hand in tries:
@@ -228,6 +231,8 @@ def played_on(hands: Readings, position: Position, identity: bool,
                 # (The fewest moves: men in a hand before moves that only pass the time.)
                 if more and (not best or min(map(len, more)) < min(map(len, best))):
                     best = more
+                    if min(map(len, best)) == 1:
+                        break  # (the last move alone, maybe gone on: no try reads fewer)
             found += [seq[:-1] + s for s in best]
     return list(dict.fromkeys(found))
 
