@@ -65,7 +65,7 @@ def test_a_charge_taking_a_fury_is_ordered_as_a_royal_capture() -> None:
     pos = parse_fen(v, "1ghc1fchg1/1mxdjjdxm1/2aa1aaa2/9a/1j8/10/2A1D2A2/1XA1f1AA2/2Hj3X2/1G1CFFCHG1 w - - 0 11")
     charge = next(m for m in pos.legal_moves() if pos.move_text(m) == "d1e2")
     assert len(charge.victims) == 2
-    orderer = MoveOrderer(Evaluator(v).tables, v.is_royal)
+    orderer = MoveOrderer(Evaluator(v).tables, v.is_royal, v.owner)
     assert orderer.victim_value(charge) == ROYAL_VICTIM
 
 

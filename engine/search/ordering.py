@@ -5,9 +5,17 @@ Order: the transposition table's move, captures by most valuable victim / least 
 moves of the ply (quiet moves that cut off a sibling), then quiet moves by their history (how
 often the same piece going to the same cell cut off) and by how much better the piece stands
 there (the placement tables).
+
+A move of a man another side owns (a Meddlers meddle: the player moves the enemy's queen-side
+men) is ordered from the mover's view: its captures take the mover's own men and its promotions
+make enemy men, so they come last, and of the others the one that leaves the man worst placed
+for its owner comes first. Ordered as the owner's own moves, the worst meddles
+were searched first at every node where the player meddles, before the move that cuts off.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from ..moves import DROP, EN_PASSANT, Move
 from .table import MoveKey, move_key
@@ -21,10 +29,11 @@ HISTORY_CAP = 1 << 20
 
 
 class MoveOrderer:
-    def __init__(self, tables: PieceTables, is_royal: list[bool]) -> None:
+    def __init__(self, tables: PieceTables, is_royal: list[bool], owner: Sequence[int]) -> None:
         self.values = tables.values
         self.placement = tables.placement
         self.is_royal = is_royal
+        self.owner = owner
         self.killers: list[list[MoveKey]] = []
         self.history: dict[tuple[int, int], int] = {}
 
@@ -56,15 +65,19 @@ class MoveOrderer:
     def capture_score(self, move: Move) -> int:
         return CAPTURE + 16 * self.victim_value(move) - self.values[move.piece] // 8
 
-    def order(self, moves: list[Move], tt_move: MoveKey | None, ply: int) -> list[Move]:
+    def order(self, moves: list[Move], tt_move: MoveKey | None, ply: int, side: int) -> list[Move]:
+        """``moves`` of ``side`` (to move), the likeliest to cut off first."""
         values = self.values
         placement = self.placement
         history = self.history
+        owner = self.owner
         killers = self.killers[ply] if ply < len(self.killers) else []
         scored: list[tuple[int, int, Move]] = []
         for i, m in enumerate(moves):
             if tt_move is not None and m.to == tt_move[1] and m.frm == tt_move[0] and move_key(m) == tt_move:
                 s = TT_MOVE
+            elif owner[m.piece] != side:
+                s = self._foreign_score(m, killers, history)
             elif m.captured or m.tag == EN_PASSANT:
                 s = self.capture_score(m)
             elif m.promotion and m.tag != DROP:
@@ -78,12 +91,26 @@ class MoveOrderer:
         scored.sort()
         return [m for _s, _i, m in scored]
 
-    def captures(self, moves: list[Move]) -> list[Move]:
-        """The captures and promotions among ``moves``, best first (quiescence search)."""
+    def _foreign_score(self, m: Move, killers: list[MoveKey], history: dict[tuple[int, int], int]) -> int:
+        """A man moved for another side: a killer as any, else its history plus how much worse
+        its owner stands after it, less what it takes of the mover's and what its promotion gives
+        its owner."""
+        if killers and move_key(m) in killers:
+            return KILLER
+        placement = self.placement
+        worse = (placement[m.piece][m.frm] if m.frm >= 0 else 0) - placement[m.promotion or m.piece][m.to]
+        cost = self.values[m.captured] + (self.values[m.promotion] if m.promotion and m.tag != DROP else 0)
+        return history.get((m.piece, m.to), 0) + worse - cost
+
+    def captures(self, moves: list[Move], side: int) -> list[Move]:
+        """The captures and promotions among ``side``'s ``moves``, best first (quiescence
+        search). Those of men another side owns are left out: they cost the mover material."""
         # A drop's ``promotion`` is the piece it puts down: not a promotion.
+        owner = self.owner
         scored = [(-(self.capture_score(m) if (m.captured or m.tag == EN_PASSANT)
                      else CAPTURE + self.values[m.promotion]), i, m) for i, m in enumerate(moves)
-                  if m.captured or m.tag == EN_PASSANT or (m.promotion and m.tag != DROP)]
+                  if (m.captured or m.tag == EN_PASSANT or (m.promotion and m.tag != DROP))
+                  and owner[m.piece] == side]
         scored.sort()
         return [m for _s, _i, m in scored]
 
