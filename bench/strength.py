@@ -18,7 +18,9 @@ UCI client; same movetime), and python-chess's random mover as a sanity check.
 Colours alternate game by game (three sides: the search takes each seat in turn, the other two are
 the opponent); each game opens with two seeded random plies. A game still going after
 ``--max-plies`` plies is adjudicated by the search's own evaluation: a side ahead by 3 pawns or
-more wins, else a draw (reported as ``adj``). Score: win 1, draw 1/2, loss 0.
+more wins, else a draw (reported as ``adj``). Score: win 1, draw 1/2, loss 0. With three sides a
+lost game also says who won it: ``won=right``, the side before the measured one in turn (the one
+that may check it), or ``won=left``, the side after it (which can win only by mating the third).
 
 ``--clock cpu`` times each move by this process's CPU time instead of the wall clock: a match then
 gives each side the same work on a loaded machine as on a quiet one (slower, not weaker).
@@ -118,6 +120,8 @@ class Tally:
     adjudicated: int = 0
     plies: list[int] = field(default_factory=list)
     seconds: float = 0.0
+    #: Three sides: losses by who won them, ``left`` (the next side in turn) or ``right``.
+    lost_to: dict[str, int] = field(default_factory=dict)
 
     @property
     def games(self) -> int:
@@ -179,28 +183,43 @@ class MatchSpec:
             seats[seat] = search_player(self.variant, self.movetime, self.seed * 1000 + g, self.skill, clock)
         return seat, seats
 
-    def line(self, g: int, result: str, plies: int, adjudicated: bool) -> str:
+    def line(self, g: int, result: str, plies: int, adjudicated: bool, won: str = "") -> str:
+        """A game's line; ``won``: with three sides, who won a game the side measured lost."""
         fields = {**asdict(self), "game": g, "result": result, "plies": plies, "adj": int(adjudicated)}
+        if won:
+            fields["won"] = won
         return "game " + " ".join(f"{k}={v}" for k, v in fields.items())
 
 
-def play_numbered(spec: MatchSpec, g: int) -> tuple[int, str, int, bool]:
-    """Game ``g`` of ``spec``: (g, W/D/L for the side measured, plies, adjudicated)."""
+#: Three sides: who won a game the measured side lost, by the winner's seat after it in turn.
+WON_BY = {1: "left", 2: "right"}
+
+Game = tuple[str, int, bool, str]  # W/D/L, plies, adjudicated, who won a loss (three sides) or ""
+
+
+def play_numbered(spec: MatchSpec, g: int) -> tuple[int, Game]:
+    """Game ``g`` of ``spec``: (g, (W/D/L for the side measured, plies, adjudicated, who won
+    when it lost with three sides: ``left``, the side after it in turn, or ``right``))."""
     seat, seats = spec.players(g)
     winner, plies, adj = play_game(spec.variant, seats, spec.seed * 7919 + g, spec.max_plies)
-    return g, "D" if winner is None else "W" if winner == seat else "L", plies, adj
+    if winner is None:
+        return g, ("D", plies, adj, "")
+    if winner == seat:
+        return g, ("W", plies, adj, "")
+    return g, ("L", plies, adj, WON_BY.get((winner - seat) % len(seats), "") if len(seats) > 2 else "")
 
 
-def resumed(spec: MatchSpec, lines: Iterable[str]) -> dict[int, tuple[str, int, bool]]:
-    """The games of ``spec`` an earlier run printed: number -> (result, plies, adjudicated)."""
+def resumed(spec: MatchSpec, lines: Iterable[str]) -> dict[int, Game]:
+    """The games of ``spec`` an earlier run printed: number -> (result, plies, adjudicated, won)."""
     want = {k: str(v) for k, v in asdict(spec).items()}
-    done: dict[int, tuple[str, int, bool]] = {}
+    done: dict[int, Game] = {}
     for line in lines:
         if not line.startswith("game "):
             continue
         fields = dict(item.split("=", 1) for item in line.split()[1:] if "=" in item)
         if all(fields.get(k) == v for k, v in want.items()):
-            done[int(fields["game"])] = (fields["result"], int(fields["plies"]), fields["adj"] == "1")
+            done[int(fields["game"])] = (fields["result"], int(fields["plies"]), fields["adj"] == "1",
+                                         fields.get("won", ""))
     return done
 
 
@@ -212,10 +231,12 @@ def match(spec: MatchSpec, games: int, earlier: list[str], jobs: int = 1) -> Tal
     start = time.perf_counter()
     pool = ProcessPoolExecutor(jobs) if jobs > 1 and len(todo) > 1 else None
     with pool or contextlib.nullcontext():
-        for g, result, plies, adj in (pool.map if pool else map)(play_numbered, [spec] * len(todo), todo):
-            print(spec.line(g, result, plies, adj), flush=True)
-            results[g] = (result, plies, adj)
-    for result, plies, adj in results.values():
+        for g, game in (pool.map if pool else map)(play_numbered, [spec] * len(todo), todo):
+            print(spec.line(g, *game), flush=True)
+            results[g] = game
+    for result, plies, adj, won in results.values():
+        if won:
+            tally.lost_to[won] = tally.lost_to.get(won, 0) + 1
         tally.plies.append(plies)
         tally.adjudicated += adj
         tally.wins += result == "W"
@@ -232,7 +253,8 @@ def report(name: str, label: str, t: Tally, goal: float, above: bool = False) ->
     met = t.score > goal if above else t.score >= goal
     mark = f"{'>' if above else ''}{100 * goal:.0f}% {'ok' if met else 'BELOW'}"
     print(f"{name:20s} {label:18s} games {t.games:3d}  +{t.wins} ={t.draws} -{t.losses}  score {100 * t.score:5.1f}% "
-          f"(goal {mark})  plies {mean:5.1f}  adj {t.adjudicated}  {t.seconds:6.1f}s", flush=True)
+          f"(goal {mark})  plies {mean:5.1f}  adj {t.adjudicated}  {t.seconds:6.1f}s"
+          + "".join(f"  lost to {who} {n}" for who, n in sorted(t.lost_to.items())), flush=True)
 
 
 def stockfish_match(games: int, movetime: float, seed: int) -> None:

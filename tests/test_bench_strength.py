@@ -19,7 +19,7 @@ def test_a_resumed_match_counts_the_games_already_played(capsys: pytest.CaptureF
 def test_only_games_of_the_same_settings_count() -> None:
     other = MatchSpec("zeta-short", "random", 0.02, 1, 200, 20, "cpu")
     lines = [other.line(0, "L", 10, False), SPEC.line(3, "W", 12, False)]
-    assert resumed(SPEC, lines) == {3: ("W", 12, False)}
+    assert resumed(SPEC, lines) == {3: ("W", 12, False, "")}
 
 
 def test_the_games_left_are_played_and_printed(capsys: pytest.CaptureFixture[str]) -> None:
@@ -28,3 +28,15 @@ def test_the_games_left_are_played_and_printed(capsys: pytest.CaptureFixture[str
     assert [line for line in out if line.startswith("game ")] == [
         SPEC.line(1, "W" if tally.wins == 2 else "D" if tally.draws else "L", tally.plies[-1], False)]
     assert resumed(SPEC, out).keys() == {1}
+
+
+def test_three_sides_say_who_won_the_games_lost(capsys: pytest.CaptureFixture[str]) -> None:
+    # Triscacia's losses are of two kinds: mated by the right-hand opponent, or the left-hand one
+    # mating the right-hand one; a line keeps which, and a resumed match counts them.
+    spec = MatchSpec("triscacia", "time", 0.5, 2, 200, 20, "cpu")
+    earlier = [spec.line(0, "L", 40, False, "left"), spec.line(1, "L", 50, False, "right"),
+               spec.line(2, "L", 60, False, "left"), spec.line(3, "W", 70, False)]
+    assert earlier[0].endswith(" adj=0 won=left")
+    tally = match(spec, 4, earlier)
+    assert (tally.wins, tally.losses, tally.lost_to) == (1, 3, {"left": 2, "right": 1})
+    assert "game " not in capsys.readouterr().out
