@@ -2,7 +2,7 @@
 
     ./dev bench strength [--variants chess,zeta] [--games 20]
         [--movetime 1.0] [--opponents random,greedy,time] [--stockfish] [--max-plies 200] [--seed 1]
-        [--skill 20] [--clock wall|cpu] [--resume FILE]... [--jobs 1]
+        [--skill 20] [--clock wall|cpu] [--resume FILE]... [--jobs 1] [--factor 4]
 
 For each variant, games of the search at ``--movetime`` seconds a move against:
 
@@ -10,7 +10,8 @@ For each variant, games of the search at ``--movetime`` seconds a move against:
 * ``greedy``: a one-ply material-greedy player (it takes a win when it has one, else the move
   leaving it the most material, ties at random; goal: at least 80 %);
 * ``time``: the same search at 4x ``--movetime`` against itself at ``--movetime`` (the issue's
-  2 s against 0.5 s; goal: over 60 % for the longer time).
+  2 s against 0.5 s; goal: over 60 % for the longer time). ``--factor`` sets another multiple,
+  to see what far more time buys (``--movetime 0.1 --factor 20``: 2 s against 0.1 s).
 
 ``--stockfish``: chess against the system's ``stockfish`` at ``Skill Level 0`` (python-chess's
 UCI client; same movetime), and python-chess's random mover as a sanity check.
@@ -99,6 +100,8 @@ def _values(v: Variant) -> tuple[int, ...]:
 # CPU time gives the search the same work whatever else the machine runs, so a time match can run
 # beside other work and still measure "more time" rather than "a quieter moment".
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.monotonic, "cpu": time.process_time}
+#: The issue's time match: 2 s against 0.5 s.
+FACTOR = 4.0
 
 
 def search_player(variant_name: str, movetime: float, seed: int, skill: int = 20,
@@ -167,6 +170,9 @@ class MatchSpec:
     max_plies: int
     skill: int
     clock: str
+    #: The longer time's multiple of ``movetime`` (``time`` matches). A line leaves out the
+    #: issue's 4, as every line did before this could be set, so those lines still resume.
+    factor: float = FACTOR
 
     def players(self, g: int) -> tuple[int, list[Player]]:
         """Game ``g``'s seat for the side measured, and every seat's player."""
@@ -176,7 +182,7 @@ class MatchSpec:
         if self.opponent == "time":  # the longer time is the side measured
             seats = [search_player(self.variant, self.movetime, self.seed * 1000 + g * 10 + s, self.skill, clock)
                      for s in range(nsides)]
-            seats[seat] = search_player(self.variant, 4 * self.movetime, self.seed * 1000 + g, clock=clock)
+            seats[seat] = search_player(self.variant, self.factor * self.movetime, self.seed * 1000 + g, clock=clock)
         else:
             make = random_player if self.opponent == "random" else greedy_player
             seats = [make(random.Random(self.seed * 1000 + g * 10 + s)) for s in range(nsides)]
@@ -185,10 +191,17 @@ class MatchSpec:
 
     def line(self, g: int, result: str, plies: int, adjudicated: bool, won: str = "") -> str:
         """A game's line; ``won``: with three sides, who won a game the side measured lost."""
-        fields = {**asdict(self), "game": g, "result": result, "plies": plies, "adj": int(adjudicated)}
+        fields = {**self.settings(), "game": g, "result": result, "plies": plies, "adj": int(adjudicated)}
         if won:
             fields["won"] = won
         return "game " + " ".join(f"{k}={v}" for k, v in fields.items())
+
+    def settings(self) -> dict[str, str]:
+        """The fields a game line carries for this match (``factor`` only when not the 4)."""
+        fields = {k: str(v) for k, v in asdict(self).items()}
+        if self.factor == FACTOR:
+            del fields["factor"]
+        return fields
 
 
 #: Three sides: who won a game the measured side lost, by the winner's seat after it in turn.
@@ -211,12 +224,12 @@ def play_numbered(spec: MatchSpec, g: int) -> tuple[int, Game]:
 
 def resumed(spec: MatchSpec, lines: Iterable[str]) -> dict[int, Game]:
     """The games of ``spec`` an earlier run printed: number -> (result, plies, adjudicated, won)."""
-    want = {k: str(v) for k, v in asdict(spec).items()}
+    want = {**spec.settings(), "factor": str(spec.factor)}
     done: dict[int, Game] = {}
     for line in lines:
         if not line.startswith("game "):
             continue
-        fields = dict(item.split("=", 1) for item in line.split()[1:] if "=" in item)
+        fields = {"factor": str(FACTOR)} | dict(item.split("=", 1) for item in line.split()[1:] if "=" in item)
         if all(fields.get(k) == v for k, v in want.items()):
             done[int(fields["game"])] = (fields["result"], int(fields["plies"]), fields["adj"] == "1",
                                          fields.get("won", ""))
@@ -319,22 +332,25 @@ def main() -> None:
     p.add_argument("--resume", action="append", default=[], metavar="FILE",
                    help="an earlier run's output: its games with the same settings are not played again")
     p.add_argument("--jobs", type=int, default=1, help="games played at once, each in its own process")
+    p.add_argument("--factor", type=float, default=FACTOR,
+                   help="time matches: the longer time is this many times --movetime (the issue's 4)")
     args = p.parse_args()
     mt = args.movetime
     print(f"# strength: --variants {args.variants} --games {args.games} --movetime {mt} "
           f"--opponents {args.opponents} --max-plies {args.max_plies} --seed {args.seed} --skill {args.skill} "
-          f"--clock {args.clock} --jobs {args.jobs}",
+          f"--clock {args.clock} --jobs {args.jobs} --factor {args.factor:g}",
           flush=True)
     opponents = [o for o in args.opponents.split(",") if o]
     earlier = [line for path in args.resume for line in Path(path).read_text().splitlines()]
     labels = {"random": ("vs random", 0.95, False), "greedy": ("vs greedy", 0.80, False),
-              "time": (f"{4 * mt:g}s vs {mt:g}s", 0.60, True)}
+              "time": (f"{args.factor * mt:g}s vs {mt:g}s", 0.60, True)}
     for opp in opponents:
         if opp not in labels:
             raise SystemExit(f"unknown opponent {opp!r} (random, greedy, time)")
     for name in [n for n in args.variants.split(",") if n]:
         for opp in opponents:
-            spec = MatchSpec(name, opp, mt, args.seed, args.max_plies, args.skill, args.clock)
+            factor = args.factor if opp == "time" else FACTOR  # the others play one time only
+            spec = MatchSpec(name, opp, mt, args.seed, args.max_plies, args.skill, args.clock, factor)
             label, goal, above = labels[opp]
             report(name, label, match(spec, args.games, earlier, args.jobs), goal, above=above)
     if args.stockfish:

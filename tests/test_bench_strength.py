@@ -40,3 +40,16 @@ def test_three_sides_say_who_won_the_games_lost(capsys: pytest.CaptureFixture[st
     tally = match(spec, 4, earlier)
     assert (tally.wins, tally.losses, tally.lost_to) == (1, 3, {"left": 2, "right": 1})
     assert "game " not in capsys.readouterr().out
+
+
+def test_a_time_match_of_another_multiple_keeps_its_own_games() -> None:
+    # Lines written before --factor existed carry none: they are the 4x matches.
+    four = MatchSpec("triscacia", "time", 0.5, 2, 200, 20, "cpu")
+    twenty = MatchSpec("triscacia", "time", 0.1, 2, 200, 20, "cpu", factor=20.0)
+    old = four.line(0, "W", 70, False)
+    assert "factor" not in old
+    new = twenty.line(1, "L", 40, False, "left")
+    assert " factor=20.0 " in new
+    legacy_twenty = new.replace(" factor=20.0", "")  # the same settings at the default multiple
+    assert resumed(four, [old, new]) == {0: ("W", 70, False, "")}
+    assert resumed(twenty, [old, new, legacy_twenty]) == {1: ("L", 40, False, "left")}
