@@ -224,7 +224,7 @@ def play_numbered(spec: MatchSpec, g: int) -> tuple[int, Game]:
 
 def resumed(spec: MatchSpec, lines: Iterable[str]) -> dict[int, Game]:
     """The games of ``spec`` an earlier run printed: number -> (result, plies, adjudicated, won)."""
-    want = {**spec.settings(), "factor": str(spec.factor)}
+    want = {k: str(v) for k, v in asdict(spec).items()}
     done: dict[int, Game] = {}
     for line in lines:
         if not line.startswith("game "):
