@@ -104,6 +104,14 @@ class Geometry:
             table = self._steps[vector] = tuple(self._target(i, vector) for i in range(self.size))
         return table
 
+    def near(self, steps: int) -> tuple[tuple[int, ...], ...]:
+        """Per cell: the cells of its own board at most ``steps`` king steps from it by their
+        coordinates, itself included (evaluation terms count men round a royal with it)."""
+        coords, board_of = self.coords, self.board_of
+        return tuple(tuple(c for c, (x2, y2) in enumerate(coords)
+                           if board_of[c] == board_of[i] and max(abs(x - x2), abs(y - y2)) <= steps)
+                     for i, (x, y) in enumerate(coords))
+
     def neighbour(self, cell: int, direction: str) -> int:
         """The cell one step in a compass direction, or -1."""
         return self.step(COMPASS[direction])[cell]

@@ -132,6 +132,15 @@ def test_two_boards_move_lands_on_the_other_board() -> None:
     assert outcome is not None and outcome.termination == "checkmate" and outcome.winner == 0
 
 
+def test_cells_near_a_cell_count_king_steps_on_its_own_board() -> None:
+    g = ALICE.geometry
+    near = g.near(1)
+    assert {g.names[c] for c in near[g.index("a1")]} == {"a1", "a2", "b1", "b2"}
+    # e4 on the first board is not near the second board's cells at the same coordinates
+    assert {g.names[c] for c in near[g.index("e4'")]} == {f"{f}{r}'" for f in "def" for r in "345"}
+    assert len(g.near(2)[g.index("e4")]) == 25
+
+
 def test_position_text_round_trips_on_every_geometry() -> None:
     ring = variant_from_toml("ring", RING)
     alice = ALICE

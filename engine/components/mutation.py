@@ -52,10 +52,8 @@ class Mutation(Component):
             if new is not None:
                 self.becomes[code] = v.code(new, v.owner[code])
         self.limits = limits
-        coords = v.geometry.coords
         #: Per cell: the cells within NEAR king steps (for the evaluate stage).
-        self.near = [tuple(c for c, (x2, y2) in enumerate(coords) if max(abs(x - x2), abs(y - y2)) <= NEAR)
-                     for x, y in coords]
+        self.near = v.geometry.near(NEAR)
 
     def evaluate(self, pos: Position, values: Sequence[int], scores: list[int]) -> None:
         # A man is partly what it becomes on its next move: a quarter of the difference counts.

@@ -29,10 +29,8 @@ NEAR = 2
 class ThreeSides(Component):
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)
-        coords = self.v.geometry.coords
         # per cell: the cells within NEAR king steps (for the evaluate stage)
-        self.near = [frozenset(c for c, (x2, y2) in enumerate(coords) if max(abs(x - x2), abs(y - y2)) <= NEAR)
-                     for x, y in coords]
+        self.near = self.v.geometry.near(NEAR)
 
     def evaluate(self, pos: Position, values: Sequence[int], scores: list[int]) -> None:
         # The left/right rule: a side may check only its left-hand opponent, so its men near that
