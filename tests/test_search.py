@@ -218,9 +218,9 @@ def test_the_evaluate_stage_rewards_pressure_on_the_left_hand_opponent_only() ->
     v = find_variant("triscacia")
     pos = start_position(v)
     values = Evaluator(v).tables.values
-    before = [0, 0, 0]
-    v.rules.evaluate(pos, values, before)
     three = v.rules.get(ThreeSides)
+    before = [0, 0, 0]
+    three.evaluate(pos, values, before)  # the term alone: the exposure component adds its own
     blue, green, red = 0, 1, 2
     # a blue man put next to green's king (blue's left-hand opponent) counts; next to red's not
     green_king = v.rules.royal_cells(pos.board, green)[0]
@@ -230,6 +230,6 @@ def test_the_evaluate_stage_rewards_pressure_on_the_left_hand_opponent_only() ->
         cell = next(c for c in sorted(three.near[king]) if not pos.board[c])
         pos.board[cell] = queen
         after = [0, 0, 0]
-        v.rules.evaluate(pos, values, after)
+        three.evaluate(pos, values, after)
         pos.board[cell] = 0
         assert (after[blue] > before[blue]) == gain and after[green] == before[green]
