@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 #: Shares of the largest, second... loss a side stands to suffer: one of them it can save, and
 #: each further one is less likely to be taken before it is covered.
 SHARES = (0.5, 0.25, 0.125, 0.0625)
-#: Per enemy attack on the royal's cell or a cell next to it.
+#: Per cell of the royal's and the eight round it, for each enemy that attacks that cell.
 ZONE = 12
 #: What a royal risks as an attacker (it takes a man only where no enemy holds it).
 ROYAL = 100_000
