@@ -4,7 +4,8 @@
         [--positions 3] [--perft-depth 2] [--memory-seconds 3]
     ./dev bench search --core [--core-games 6]
     ./dev bench search --depth 3 [--variants ...] [--positions 3]
-    ./dev bench search --reach 0.5,2.0 [--variants ...] [--positions 3]
+    ./dev bench search --reach 0.5,2.0 [--variants ...] [--positions 3] [--first-ply N]
+    ./dev bench search --scores 4 [--variants ...] [--positions 3] [--first-ply N]
 
 For each variant, in the same run: the search's nodes per second over ``--positions`` positions
 (the start, then positions after seeded random plies; ``--movetime`` seconds each), and
@@ -22,6 +23,11 @@ the machine's load, for comparing two versions of the search (pruning, ordering)
 ``--reach T1,T2``: the depth each search finishes in T1 and in T2 seconds of CPU time (the
 clock ``bench/strength.py --clock cpu`` gives a side) from the same positions: what more time
 buys a variant (the 2 s against 0.5 s matches).
+
+``--scores N``: per position, the static evaluation and each iteration's score to depth N, for
+the side to move: how the search's view changes as it looks deeper. ``--first-ply F`` (with
+``--reach`` and ``--scores``): positions after F to F+23 random plies only (30: Triscacia's play,
+past its thirty placements).
 
 ``--core``: the referee's decision core (``bench/latency.py``'s core bench, chess) timed twice in
 the same run: alone, and while a ``chessery engine`` process searches (``go infinite``) beside
@@ -42,17 +48,21 @@ from pathlib import Path
 from controller.uci_player import ENGINE_NICENESS
 from engine import Position, find_variant, start_position, variant_names
 from engine.search import Limits, Searcher
+from engine.search.alphabeta import Info
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def positions(name: str, count: int, seed: int) -> list[Position]:
+def positions(name: str, count: int, seed: int, first: int | None = None) -> list[Position]:
+    """The start, then positions after 6 to 29 seeded random plies; with ``first``, only positions
+    after ``first`` to ``first + 23`` random plies."""
     v = find_variant(name)
     rng = random.Random(seed)
-    out = [start_position(v)]
+    out = [] if first is not None else [start_position(v)]
+    first = 6 if first is None else first
     while len(out) < count:
         pos = start_position(v)
-        for _ in range(rng.randrange(6, 30)):
+        for _ in range(rng.randrange(first, first + 24)):
             moves = pos.legal_moves()
             if not moves or pos.outcome() is not None:
                 break
@@ -151,20 +161,38 @@ def nodes_to_depth(variants: str, depth: int, count: int, seed: int) -> None:
         print(f"{name:20s} {d:5d} {nodes:9d} {time.perf_counter() - start:8.1f}", flush=True)
 
 
-def depth_reached(variants: str, times: str, count: int, seed: int) -> None:
+def depth_reached(variants: str, times: str, count: int, seed: int, first: int | None = None) -> None:
     """The depth each search finishes in each of ``times`` (seconds of this process's CPU, as
     ``bench/strength.py --clock cpu`` gives a side), from the same positions: what more time
     buys a variant."""
     spans = [float(t) for t in times.split(",")]
-    print(f"# search: --variants {variants} --reach {times} --positions {count} --seed {seed}", flush=True)
+    print(f"# search: --variants {variants} --reach {times} --positions {count} --seed {seed}"
+          + ("" if first is None else f" --first-ply {first}"), flush=True)
     print(f"{'variant':20s} " + " ".join(f"{f'depths at {t:g} s':>24s}" for t in spans), flush=True)
     for name in [n for n in variants.split(",") if n]:
         reached: list[list[int]] = [[] for _ in spans]
-        for pos in positions(name, count, seed):
+        for pos in positions(name, count, seed, first):
             for i, span in enumerate(spans):
                 result = Searcher(find_variant(name)).search(pos, Limits(movetime=span), clock=time.process_time)
                 reached[i].append(result.depth)
-        print(f"{name:20s} " + " ".join(f"{' '.join(map(str, d)):>24s}" for d in reached), flush=True)
+        print(f"{name:20s} " + " ".join(f"{' '.join(map(str, d)):>24s}" for d in reached)
+              + "   means " + " ".join(f"{sum(d) / len(d):.2f}" for d in reached), flush=True)
+
+
+def scores_by_depth(variants: str, depth: int, count: int, seed: int, first: int | None = None) -> None:
+    """Per position, the static evaluation and the score of each iteration to ``depth`` (for the
+    side to move): how the search's view changes as it looks deeper (in Triscacia it falls, the
+    two opponents' worst moves compounding)."""
+    print(f"# search: --variants {variants} --scores {depth} --positions {count} --seed {seed}"
+          + ("" if first is None else f" --first-ply {first}"), flush=True)
+    for name in [n for n in variants.split(",") if n]:
+        v = find_variant(name)
+        for pos in positions(name, count, seed, first):
+            searcher = Searcher(v)
+            infos: list[Info] = []
+            searcher.search(pos, Limits(depth=depth), on_info=infos.append)
+            print(f"{name:20s} static {searcher.evaluator.relative(pos, pos.side):7d}  "
+                  + "  ".join(f"d{i.depth} {i.score:7d}" for i in infos), flush=True)
 
 
 def main() -> None:
@@ -180,9 +208,17 @@ def main() -> None:
     p.add_argument("--depth", type=int, default=0, help="nodes to finish this depth instead of nodes a second")
     p.add_argument("--reach", default="", metavar="SECONDS,...",
                    help="the depth finished in each of these CPU times, per position, instead of nodes a second")
+    p.add_argument("--scores", type=int, default=0, metavar="DEPTH",
+                   help="per position, the static score and each iteration's score to DEPTH")
+    p.add_argument("--first-ply", type=int, default=None,
+                   help="--reach: positions after FIRST to FIRST+23 random plies only, not the start "
+                        "(30: past Triscacia's placement)")
     args = p.parse_args()
     if args.reach:
-        depth_reached(args.variants, args.reach, args.positions, args.seed)
+        depth_reached(args.variants, args.reach, args.positions, args.seed, args.first_ply)
+        return
+    if args.scores:
+        scores_by_depth(args.variants, args.scores, args.positions, args.seed, args.first_ply)
         return
     if args.core:
         core_beside_a_search(args.core_games, 80)
