@@ -211,7 +211,7 @@ def main() -> None:
     p.add_argument("--scores", type=int, default=0, metavar="DEPTH",
                    help="per position, the static score and each iteration's score to DEPTH")
     p.add_argument("--first-ply", type=int, default=None,
-                   help="--reach: positions after FIRST to FIRST+23 random plies only, not the start "
+                   help="--reach and --scores: positions after FIRST to FIRST+23 random plies only, not the start "
                         "(30: past Triscacia's placement)")
     args = p.parse_args()
     if args.reach:
