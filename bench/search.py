@@ -47,8 +47,7 @@ from pathlib import Path
 
 from controller.uci_player import ENGINE_NICENESS
 from engine import Position, find_variant, start_position, variant_names
-from engine.search import Limits, Searcher
-from engine.search.alphabeta import Info
+from engine.search import Info, Limits, Searcher
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -161,13 +160,18 @@ def nodes_to_depth(variants: str, depth: int, count: int, seed: int) -> None:
         print(f"{name:20s} {d:5d} {nodes:9d} {time.perf_counter() - start:8.1f}", flush=True)
 
 
+def _first_flag(first: int | None) -> str:
+    """``--first-ply`` as a header line repeats it (nothing when the default positions were used)."""
+    return "" if first is None else f" --first-ply {first}"
+
+
 def depth_reached(variants: str, times: str, count: int, seed: int, first: int | None = None) -> None:
     """The depth each search finishes in each of ``times`` (seconds of this process's CPU, as
     ``bench/strength.py --clock cpu`` gives a side), from the same positions: what more time
     buys a variant."""
     spans = [float(t) for t in times.split(",")]
-    print(f"# search: --variants {variants} --reach {times} --positions {count} --seed {seed}"
-          + ("" if first is None else f" --first-ply {first}"), flush=True)
+    print(f"# search: --variants {variants} --reach {times} --positions {count} --seed {seed}{_first_flag(first)}",
+          flush=True)
     print(f"{'variant':20s} " + " ".join(f"{f'depths at {t:g} s':>24s}" for t in spans), flush=True)
     for name in [n for n in variants.split(",") if n]:
         reached: list[list[int]] = [[] for _ in spans]
@@ -183,8 +187,8 @@ def scores_by_depth(variants: str, depth: int, count: int, seed: int, first: int
     """Per position, the static evaluation and the score of each iteration to ``depth`` (for the
     side to move): how the search's view changes as it looks deeper (in Triscacia it falls, the
     two opponents' worst moves compounding)."""
-    print(f"# search: --variants {variants} --scores {depth} --positions {count} --seed {seed}"
-          + ("" if first is None else f" --first-ply {first}"), flush=True)
+    print(f"# search: --variants {variants} --scores {depth} --positions {count} --seed {seed}{_first_flag(first)}",
+          flush=True)
     for name in [n for n in variants.split(",") if n]:
         v = find_variant(name)
         for pos in positions(name, count, seed, first):
