@@ -1,6 +1,7 @@
 """The search with three sides (Triscacia): the right-hand opponent plays against the searching
-side, the left-hand one for itself (``engine.search.sides``), nobody plays into his own mate by
-the third side, and such a mate scores as the searching side's loss, marked with the mated side
+side, the left-hand one for itself (``engine.search.sides``), in the replies right after the
+searching side's move only one opponent's worst counts, nobody plays into his own mate by the
+third side, and such a mate scores as the searching side's loss, marked with the mated side
 (``engine.search.scores``). Positions are Blue (b) to move unless said; docs/search.md."""
 
 from __future__ import annotations
@@ -110,3 +111,49 @@ def test_band_scores_keep_their_side_and_plies_through_the_table(mated: int, ply
         assert mated_in_band(stored) == mated
         assert from_table(stored, node_ply) == score
     assert mated_in_band(-2_500) is None and mated_in_band(-(MATE_BOUND + 5)) is None
+
+
+# Green to move inside a search for Blue. Green's rook a8 can take the blue knight a6 or the red
+# queen f8, Red's rook h8 the blue knight h4, Red's knight d3 the green queen e5.
+LAYER = "gR4rQ1rR/1gK4rK1/bN4rP2/4gQ3/7bN/3rN4/8/3bK4 {} - - 0 1"
+
+
+def test_the_first_round_counts_one_opponents_worst() -> None:
+    # Skill 0 follows no captures beyond the depth, so every line of two plies ends in the
+    # static score and the layer can be worked out by hand: Green plays each move and Red its
+    # own choice, or Green its own choice and Red each move; the node is the worst of those.
+    searcher = Searcher(TRIS, skill=0)
+    searcher.search(parse_fen(TRIS, LAYER.format("b")), Limits(depth=1))  # a search for Blue
+    searcher.table.clear()
+    green = parse_fen(TRIS, LAYER.format("g"))
+    own = searcher.own_choices.choose
+
+    def leaf(pos: Position) -> int:
+        assert pos.outcome() is None  # no line here ends the game: the static score is the value
+        return searcher.evaluator.relative(pos, BLUE)
+
+    def after_red(pos: Position, red_moves: list[Move]) -> list[int]:
+        out = []
+        for move in red_moves:
+            with pos.after(move):
+                out.append(leaf(pos))
+        return out
+
+    green_searched: list[int] = []
+    paranoid: list[int] = []
+    for move in green.legal_moves():
+        with green.after(move):
+            red_choice = own(green)
+            assert red_choice is not None
+            green_searched += after_red(green, [red_choice])
+            paranoid.append(min(after_red(green, green.legal_moves())))
+    green_choice = own(green)
+    assert green_choice is not None
+    with green.after(green_choice):
+        red_searched = after_red(green, green.legal_moves())
+    searcher.pos = green
+    score = searcher._node(2, -INF, INF, 1)
+    assert score == min(green_searched + red_searched)
+    # Both opponents' worst together (Green takes the knight a6, then Red makes its worst move
+    # for Blue), which a paranoid first round counts, is not.
+    assert score > min(paranoid)

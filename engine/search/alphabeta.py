@@ -9,10 +9,14 @@ twice) the side to move simply does not change between plies. With three sides (
 opponent the rules say can threaten the root side (``Rules.plays_against``: in Triscacia the
 right-hand one, who may check it) is assumed to play against it, the *paranoid* search; one that
 cannot (the left-hand one) plays for itself: the move ``OwnChoices`` says it would make, the
-only child searched (``engine.search.sides``), from its second move on (``FIRST_REPLY``). An
-opponent never plays into its own mate by the third side while it has another move (the scores
-of such lines say who is mated: ``scores``). Why not max-n: it prunes next to nothing, and at a
-few thousand nodes a second depth is what plays.
+only child searched (``engine.search.sides``). The opponents' replies to the root's move (the
+*first round*) are a best-reply layer: one opponent plays every move, each other its own
+choice, and the node takes the worst of those lines for the root side; so two opponents' worst
+are never added up there, and a threat one opponent leaves standing for the other is still seen
+(the other's own choice takes a win it has). An opponent never plays into its own mate by the
+third side while it has another move (the scores of such lines say who is mated: ``scores``).
+Why not max-n: it prunes next to nothing, and at a few thousand nodes a second depth is what
+plays.
 
 Wide nodes (Mathematichess's placement stage: 1,400+ drops a position): below the root, only the
 ``WIDE`` best-ordered moves are searched (captures, the table move and killers come first); at the
@@ -42,12 +46,6 @@ from .table import EXACT, LOWER, UPPER, Entry, TranspositionTable, move_key
 
 __all__ = ["MATE", "MATE_BOUND", "Info", "Result", "Searcher"]
 
-#: The plies after the root's move that are searched in full for every side: an opponent that
-#: plays for itself (``sides``) is assumed to make its own choice only after that. Its very next
-#: move is searched as an enemy's, so a threat to us it could leave standing (not take the
-#: right-hand opponent's mating queen, as its own choice would) is seen; a random mover that did
-#: just that mated our one-choice search in Triscacia.
-FIRST_REPLY = 1
 #: Quiescence plies in which a side in check searches every answer instead of standing pat.
 EVASION_PLIES = 2
 #: Below the root, at most this many moves of a node are searched (see the module docstring).
@@ -253,7 +251,10 @@ class Searcher:
         if self.nodes % CHECK_EVERY == 0 and self.deadline.out_of_time():
             raise _Abort
 
-    def _node(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+    def _node(self, depth: int, alpha: int, beta: int, ply: int, replied: bool = False) -> int:
+        """The node's score for the root side. ``replied``: in the first round, an earlier
+        opponent of the round plays every move, so this one (unless it is the root side) makes
+        its own choice."""
         self._tick()
         pos = self.pos
         assert pos is not None
@@ -264,19 +265,23 @@ class Searcher:
             return self._terminal(outcome, ply)
         if depth <= 0:
             return self._quiesce(alpha, beta, ply, 0)
-        if ply > FIRST_REPLY and self.for_itself[pos.side]:
+        root = self.root_side
+        side = pos.side
+        # ply < nsides: the sides to move after the root's move and before its next one (no
+        # game of more than two sides has multi-move turns)
+        first_round = self.several and side != root and ply < self.v.nsides
+        if (replied and side != root) or (not first_round and self.for_itself[side]):
             own = self.own_choices.choose(pos)
             if own is None:
                 return self._static()
             pos.push(own)
-            s = self._node(depth - 1, alpha, beta, ply + 1)
+            s = self._node(depth - 1, alpha, beta, ply + 1, replied)
             pos.pop()
             return s
         table = self.table
         key = pos.hash
         entry = table.get(key)
         tt_move = None
-        root = self.root_side
         if entry is not None:
             tt_move = entry.move
             if entry.root_side == root and entry.depth >= depth:
@@ -291,8 +296,7 @@ class Searcher:
         moves = orderer.order(moves, tt_move, ply, pos.side)
         if len(moves) > WIDE:
             moves = moves[:WIDE]
-        maximizing = pos.side == root
-        side = pos.side
+        maximizing = side == root
         futile = False
         if depth == 1 and all(self.v.owner[m.piece] != side for m in moves):
             # Futility at the frontier where every move is of a man another side owns (Meddlers'
@@ -308,12 +312,21 @@ class Searcher:
         own_end = INF  # the best of the lines where this opponent is mated by another
         push, pop, node = pos.push, pos.pop, self._node
         in_check = self.rules.in_check
-        for m in moves:
+        children = [(m, first_round) for m in moves]
+        if first_round:
+            # The best-reply layer: this opponent's own choice with a later one searched in full,
+            # unless the root side moves next (then every move of this one is the whole layer).
+            with pos.after(moves[0]):
+                later = pos.side != root
+            own = self.own_choices.choose(pos) if later else None
+            if own is not None:
+                children.insert(0, (own, False))
+        for m, answered in children:
             push(m)
             if futile and not in_check(pos):
                 pop()
                 continue
-            s = node(depth - 1, alpha, beta, ply + 1)
+            s = node(depth - 1, alpha, beta, ply + 1, answered)
             pop()
             if maximizing:
                 if s > best:
