@@ -312,21 +312,20 @@ class Searcher:
         own_end = INF  # the best of the lines where this opponent is mated by another
         push, pop, node = pos.push, pos.pop, self._node
         in_check = self.rules.in_check
-        children = [(m, first_round) for m in moves]
-        if first_round:
-            # The best-reply layer: this opponent's own choice with a later one searched in full,
-            # unless the root side moves next (then every move of this one is the whole layer).
-            with pos.after(moves[0]):
-                later = pos.side != root
-            own = self.own_choices.choose(pos) if later else None
+        answered_from = 0  # children from here on: this opponent plays every move of the layer
+        if first_round and ply < self.v.nsides - 1:
+            # The best-reply layer: this opponent's own choice first, with a later one searched in
+            # full (the last opponent before the root side moves has no later one).
+            own = self.own_choices.choose(pos)
             if own is not None:
-                children.insert(0, (own, False))
-        for m, answered in children:
+                moves = [own, *moves]
+                answered_from = 1
+        for i, m in enumerate(moves):
             push(m)
             if futile and not in_check(pos):
                 pop()
                 continue
-            s = node(depth - 1, alpha, beta, ply + 1, answered)
+            s = node(depth - 1, alpha, beta, ply + 1, first_round and i >= answered_from)
             pop()
             if maximizing:
                 if s > best:
