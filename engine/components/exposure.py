@@ -55,46 +55,54 @@ class Exposure(Component):
         owner = v.owner
         is_royal = v.is_royal
         nsides = v.nsides
-        # per side: cell -> the least value among its men attacking that cell
-        least: list[dict[int, int]] = [{} for _ in range(nsides)]
+        none = ROYAL + 1
+        # per side, per cell: the least value among its men attacking that cell (``none``: no
+        # man of the side attacks it). Lists, not dicts: this runs at every leaf of a search.
+        least = [[none] * len(board) for _ in range(nsides)]
         royals: list[int] = [-1] * nsides
+        men: list[tuple[int, int, int]] = []
+        leaps, rays, attacker = self.leaps, self.rays, self.attacker
         for cell, code in enumerate(board):
             if not code:
                 continue
             side = owner[code]
             if is_royal[code]:
                 royals[side] = cell
-            if not self.attacker[code]:
+                value = ROYAL
+            else:
+                value = values[code]
+                men.append((cell, side, value))
+            if not attacker[code]:
                 continue
-            value = ROYAL if is_royal[code] else values[code]
             mine = least[side]
-            for t in self.leaps[code][cell]:
-                if value < mine.get(t, ROYAL + 1):
+            for t in leaps[code][cell]:
+                if value < mine[t]:
                     mine[t] = value
-            for ray in self.rays[code][cell]:
+            for ray in rays[code][cell]:
                 for t in ray:
-                    if value < mine.get(t, ROYAL + 1):
+                    if value < mine[t]:
                         mine[t] = value
                     if board[t]:
                         break
         losses: list[list[int]] = [[] for _ in range(nsides)]
-        for cell, code in enumerate(board):
-            if not code or is_royal[code]:
+        for cell, side, value in men:
+            cheapest = none
+            for e in range(nsides):
+                if e != side and least[e][cell] < cheapest:
+                    cheapest = least[e][cell]
+            if cheapest == none:
                 continue
-            side = owner[code]
-            cheapest = min((least[e].get(cell, ROYAL + 1) for e in range(nsides) if e != side), default=ROYAL + 1)
-            if cheapest > ROYAL:
-                continue
-            value = values[code]
-            if cell not in least[side]:
+            if least[side][cell] == none:
                 losses[side].append(value)
             elif cheapest < value:
                 losses[side].append(value - cheapest)
         for side in range(nsides):
-            ranked = sorted(losses[side], reverse=True)
-            # losses beyond the shares count for nothing (strict=False)
-            scores[side] -= int(sum(share * loss for share, loss in zip(SHARES, ranked, strict=False)))
+            lost = losses[side]
+            if lost:
+                lost.sort(reverse=True)
+                # losses beyond the shares count for nothing (strict=False)
+                scores[side] -= int(sum(share * loss for share, loss in zip(SHARES, lost, strict=False)))
             royal = royals[side]
             if royal >= 0:
                 scores[side] -= ZONE * sum(1 for c in self.zone[royal] for e in range(nsides)
-                                           if e != side and c in least[e])
+                                           if e != side and least[e][c] != none)
