@@ -104,5 +104,10 @@ class Exposure(Component):
                 scores[side] -= int(sum(share * loss for share, loss in zip(SHARES, lost, strict=False)))
             royal = royals[side]
             if royal >= 0:
-                scores[side] -= ZONE * sum(1 for c in self.zone[royal] for e in range(nsides)
-                                           if e != side and least[e][c] != none)
+                zone = self.zone[royal]
+                attacks = 0
+                for e in range(nsides):
+                    if e != side:
+                        attacked = least[e]
+                        attacks += len(zone) - [attacked[c] for c in zone].count(none)
+                scores[side] -= ZONE * attacks
