@@ -84,9 +84,6 @@ class Rules:
         self._transform = [c.transform for c in at("transform")]
         self._filter = [c.filter for c in at("filter")]
         self._legality = [c.legality for c in at("legality")]
-        #: The filter then the legality stages: what judges a generated move (a component that
-        #: tests a few moves at a time walks these, built once rather than at every node).
-        self.judges = (*self._filter, *self._legality)
         self._select = [c.select for c in at("select")]
         self.after_push_stage = [c.after_push for c in at("after_push")]
         self.next_side_stage = [c.next_side for c in at("next_side")]

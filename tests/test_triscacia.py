@@ -212,36 +212,3 @@ def test_quick_can_move_answer_agrees_with_listing_the_moves() -> None:
     pos = parse_fen(TRIS, "3rR4/8/8/8/8/3gN3rK/8/rR2bK3gK b - - 0 1")
     pos.push_text("d1d2")
     assert TRIS.rules.get(ThreeSides).has_legal_move(pos) is False
-
-
-def test_a_move_judged_alone_is_judged_as_among_all() -> None:
-    # The legality stages take a shortcut for one or two moves (each played and tested) and walk
-    # every line into the royals first for more: both must keep the same moves. Random games
-    # (the placement, then play with checks and pins) of both boards, chess and two-king Tweedle.
-    import random
-
-    variants = (TRIS, TRIS10, find_variant("chess"), find_variant("tweedle"))
-    compared = alone_kept = 0
-    for v in variants:
-        rules = v.rules
-        rnd = random.Random(5)
-        for _game in range(3):
-            pos = start_position(v)
-            for _ply in range(90):
-                generated = rules.pseudo_moves(pos)
-                together = generated
-                for stage in rules.judges:
-                    together = stage(pos, together)
-                for m in generated:
-                    alone = [m]
-                    for stage in rules.judges:
-                        alone = stage(pos, alone)
-                    assert (m in together) == bool(alone), (v.name, pos.fen(), pos.move_text(m))
-                    compared += 1
-                    alone_kept += bool(alone)
-                legal = pos.legal_moves()
-                if not legal or pos.outcome() is not None:
-                    break
-                pos.push(rnd.choice(legal))
-    # the comparison saw both answers many times
-    assert alone_kept > 1000 and compared - alone_kept > 100

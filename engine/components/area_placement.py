@@ -40,7 +40,6 @@ class AreaPlacement(Placement):
             raise VariantError(f"variant {self.v.name}: areas needs one rectangle per side, got {len(specs)}")
         #: Per side, the cells it may place on, in cell order (drops are generated in that order).
         self.areas: tuple[tuple[int, ...], ...] = tuple(tuple(sorted(rectangle_cells(rules, s))) for s in specs)
-        self._inert: list[bool] = []
 
     def area(self, side: int) -> tuple[int, ...] | None:
         return self.areas[side]
@@ -55,19 +54,9 @@ class AreaPlacement(Placement):
             return None
         v = self.v
         board = pos.board
-        if not any(not board[c] for c in self.areas[pos.side]):
-            return None
-        inert = self._inert or self._find_inert()
+        empty = any(not board[c] for c in self.areas[pos.side])
         for kind, n in hand.items():
-            if n and inert[v.code(kind, pos.side)]:
+            code = v.code(kind, pos.side)
+            if n and empty and code not in self.rules.hooks and not any(v.leaps[code]) and not any(v.rides[code]):
                 return True
         return None
-
-    def _find_inert(self) -> list[bool]:
-        """Per piece code: it attacks nothing from any cell (asked after every placement, so
-        found once; the rules' coded movers are known only once all components are built)."""
-        v = self.v
-        hooks = self.rules.hooks
-        self._inert = [code not in hooks and not any(v.leaps[code]) and not any(v.rides[code])
-                       for code in range(v.max_code)]
-        return self._inert

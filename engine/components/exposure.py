@@ -55,59 +55,46 @@ class Exposure(Component):
         owner = v.owner
         is_royal = v.is_royal
         nsides = v.nsides
-        none = ROYAL + 1
-        # per side, per cell: the least value among its men attacking that cell (``none``: no
-        # man of the side attacks it). Lists, not dicts: this runs at every leaf of a search.
-        least = [[none] * len(board) for _ in range(nsides)]
+        # per side: cell -> the least value among its men attacking that cell
+        least: list[dict[int, int]] = [{} for _ in range(nsides)]
         royals: list[int] = [-1] * nsides
-        men: list[tuple[int, int, int]] = []
-        leaps, rays, attacker = self.leaps, self.rays, self.attacker
         for cell, code in enumerate(board):
             if not code:
                 continue
             side = owner[code]
             if is_royal[code]:
                 royals[side] = cell
-                value = ROYAL
-            else:
-                value = values[code]
-                men.append((cell, side, value))
-            if not attacker[code]:
+            if not self.attacker[code]:
                 continue
+            value = ROYAL if is_royal[code] else values[code]
             mine = least[side]
-            for t in leaps[code][cell]:
-                if value < mine[t]:
+            for t in self.leaps[code][cell]:
+                if value < mine.get(t, ROYAL + 1):
                     mine[t] = value
-            for ray in rays[code][cell]:
+            for ray in self.rays[code][cell]:
                 for t in ray:
-                    if value < mine[t]:
+                    if value < mine.get(t, ROYAL + 1):
                         mine[t] = value
                     if board[t]:
                         break
         losses: list[list[int]] = [[] for _ in range(nsides)]
-        for cell, side, value in men:
-            cheapest = none
-            for e in range(nsides):
-                if e != side and least[e][cell] < cheapest:
-                    cheapest = least[e][cell]
-            if cheapest == none:
+        for cell, code in enumerate(board):
+            if not code or is_royal[code]:
                 continue
-            if least[side][cell] == none:
+            side = owner[code]
+            cheapest = min((least[e].get(cell, ROYAL + 1) for e in range(nsides) if e != side), default=ROYAL + 1)
+            if cheapest > ROYAL:
+                continue
+            value = values[code]
+            if cell not in least[side]:
                 losses[side].append(value)
             elif cheapest < value:
                 losses[side].append(value - cheapest)
         for side in range(nsides):
-            lost = losses[side]
-            if lost:
-                lost.sort(reverse=True)
-                # losses beyond the shares count for nothing (strict=False)
-                scores[side] -= int(sum(share * loss for share, loss in zip(SHARES, lost, strict=False)))
+            ranked = sorted(losses[side], reverse=True)
+            # losses beyond the shares count for nothing (strict=False)
+            scores[side] -= int(sum(share * loss for share, loss in zip(SHARES, ranked, strict=False)))
             royal = royals[side]
             if royal >= 0:
-                zone = self.zone[royal]
-                attacks = 0
-                for e in range(nsides):
-                    if e != side:
-                        attacked = least[e]
-                        attacks += len(zone) - [attacked[c] for c in zone].count(none)
-                scores[side] -= ZONE * attacks
+                scores[side] -= ZONE * sum(1 for c in self.zone[royal] for e in range(nsides)
+                                           if e != side and c in least[e])

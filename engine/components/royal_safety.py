@@ -8,9 +8,6 @@ from typing import TYPE_CHECKING
 from ..moves import DROP, PLAIN
 from . import Component, register
 
-#: At most this many moves are judged each played and tested (no walk of the lines first).
-FEW = 2
-
 if TYPE_CHECKING:
     from ..moves import Move
     from ..position import Position
@@ -26,9 +23,7 @@ class RoyalSafety(Component):
         royals = rules.royal_cells(board, side)
         if not royals:
             return moves
-        # A move or two (the first batches of a "can it move at all?" test): playing each and
-        # testing the royals is cheaper than first walking every line into them.
-        if len(moves) <= FEW or (not v.simple and not (rules.pins_from_tables and not rules.in_check(pos))):
+        if not v.simple and not (rules.pins_from_tables and not rules.in_check(pos)):
             return [m for m in moves if rules.is_safe_after(pos, m, side, royals)]
         # Only leapers and riders: one walk along the lines into each royal finds the pinned
         # pieces and the cells that answer a check. A plain move of an unpinned non-royal piece

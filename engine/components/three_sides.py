@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..moves import DROP, PLAIN
-from . import Component, register
+from . import Component, overrides, register
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -23,9 +23,6 @@ if TYPE_CHECKING:
 LEFT_PRESSURE = 8
 #: How near (king steps) a man must stand to count.
 NEAR = 2
-#: A batch of at most this many moves is judged move by move (played and tested) rather than
-#: through one walk of every line into the royals first: cheaper for a move or two.
-FEW = 2
 
 
 @register("three_sides")
@@ -66,14 +63,12 @@ class ThreeSides(Component):
         # Asked after every move (is it mate?): test the generated moves a few at a time through
         # the filter and legality stages and stop at the first that survives, instead of
         # judging every move. The select stage only chooses among legal moves, so it is skipped.
-        stages = self.rules.judges
+        comps = self.rules.components
+        stages = ([c.filter for c in comps if overrides(c, "filter")]
+                  + [c.legality for c in comps if overrides(c, "legality")])
         moves = self.rules.pseudo_moves(pos)
-        # Nearly always the first move is legal: try it alone (played and tested, ``FEW``),
-        # then the rest a dozen at a time.
-        start, size = 0, 1
-        while start < len(moves):
-            batch = moves[start:start + size]
-            start, size = start + size, 12
+        for i in range(0, len(moves), 12):
+            batch = moves[i:i + 12]
             for stage in stages:
                 batch = stage(pos, batch)
                 if not batch:
@@ -90,10 +85,7 @@ class ThreeSides(Component):
         royals = rules.royal_cells(board, right)
         if not royals:
             return moves
-        # The walk of every line into the royal pays off over many moves; a few (the first
-        # batches of ``has_legal_move``) are cheaper each played and tested.
-        few = len(moves) <= FEW
-        lines = rules.open_lines(board, royals, enemies) if rules.attacks_from_tables and not few else None
+        lines = rules.open_lines(board, royals, enemies) if rules.attacks_from_tables else None
         attacked = rules.attacked
         out = []
         nothing: frozenset[int] = frozenset()
@@ -126,4 +118,3 @@ class ThreeSides(Component):
             if not exposed:
                 out.append(m)
         return out
-

@@ -46,9 +46,6 @@ class Evaluator:
         xs = [x for x, _y in self.coords] or [0]
         ys = [y for _x, y in self.coords] or [0]
         self.span = max(max(xs) - min(xs), max(ys) - min(ys))
-        #: Per royal cell, per cell: how near a man there stands (``span`` less the king steps
-        #: between them), for the mop-up; built when first asked (only checkmate games).
-        self._nearness: dict[int, list[int]] = {}
 
     def scores(self, pos: Position) -> list[int]:
         """Each side's score in centipawns (higher is better for that side)."""
@@ -97,28 +94,25 @@ class Evaluator:
     def _mop_up(self, pos: Position, royals: list[tuple[int, int]], by_side: list[int], scores: list[int]) -> None:
         """A side far ahead in material: the enemy royal to the edge, its own men near it."""
         owner = self.v.owner
-        nsides = len(scores)
-        # each side's men, once (the loop below asks them per royal)
-        men: list[list[int]] = [[] for _ in range(nsides)]
-        for c, p in enumerate(pos.board):
-            if p:
-                men[owner[p]].append(c)
+        coords = self.coords
+        span = self.span
+        board = pos.board
         for cell, code in royals:
             enemy = owner[code]
             centre = self.tables.royal_centre[code][cell]
-            nearness = self._nearness.get(cell) or self._near_to(cell)
-            for side in range(nsides):
+            rx, ry = coords[cell]
+            for side in range(len(scores)):
                 lead = by_side[side] - by_side[enemy]
                 if side == enemy or lead <= MOPUP_LEAD:
                     continue
-                near = sum(map(nearness.__getitem__, men[side]))
+                near = men = 0
+                for c, p in enumerate(board):
+                    if p and owner[p] == side:
+                        x, y = coords[c]
+                        near += span - max(abs(x - rx), abs(y - ry))
+                        men += 1
                 weight = min(1.0, (lead - MOPUP_LEAD) / MOPUP_LEAD)
-                scores[side] += int(weight * (MOPUP_NEAR * near / max(1, len(men[side])) - MOPUP_EDGE * centre))
-
-    def _near_to(self, royal: int) -> list[int]:
-        rx, ry = self.coords[royal]
-        row = self._nearness[royal] = [self.span - max(abs(x - rx), abs(y - ry)) for x, y in self.coords]
-        return row
+                scores[side] += int(weight * (MOPUP_NEAR * near / max(1, men) - MOPUP_EDGE * centre))
 
     def relative(self, pos: Position, side: int) -> int:
         """The position's worth for ``side``: its score less the mean of the other sides'."""
