@@ -238,10 +238,11 @@ def test_the_evaluate_stage_rewards_pressure_on_the_left_hand_opponent_only() ->
 def test_the_mop_up_drives_a_bare_king_to_the_edge_and_the_men_to_it() -> None:
     # White a queen and a rook up: its lead grows as the black king nears the edge and as the
     # white men near that king (the mop-up).
-    ev = Evaluator(find_variant("chess"))
+    chess = find_variant("chess")
+    ev = Evaluator(chess)
 
     def white_minus_black(fen: str) -> int:
-        scores = ev.scores(parse_fen(find_variant("chess"), fen))
+        scores = ev.scores(parse_fen(chess, fen))
         return scores[0] - scores[1]
 
     centre = white_minus_black("8/8/8/3k4/8/8/8/QR4K1 b - - 0 1")
