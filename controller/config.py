@@ -115,6 +115,8 @@ class Config:
     players: tuple[tuple[str, str], ...] = ()
     #: The UCI ``go`` command an engine side is given for each move (its time or depth).
     engine_go: str = "go movetime 1000"
+    #: UCI engines the operator menu offers for a side, as ``uci:COMMAND`` player descriptions.
+    engines: tuple[str, ...] = ()
     timing: Timing = field(default_factory=Timing)
     gpio: GpioConfig = field(default_factory=GpioConfig)
     event: EventConfig = field(default_factory=EventConfig)
@@ -238,6 +240,22 @@ def _player(v: Any) -> str:
         raise ValueError(str(exc)) from None
 
 
+def _engines(v: Any) -> tuple[str, ...]:
+    from .menu_players import ENGINES_SHOWN
+    from .players import PlayerError, parse_player
+
+    if not isinstance(v, list) or not all(isinstance(x, str) for x in v) or len(v) > ENGINES_SHOWN:
+        raise ValueError(f"expected a list of at most {ENGINES_SHOWN} engine commands like [\"stockfish\"], got {v!r}")
+    out = []
+    for command in v:
+        text = command if command.strip().lower().startswith("uci:") else f"uci:{command}"
+        try:
+            out.append(parse_player(text).text())
+        except PlayerError as exc:
+            raise ValueError(str(exc)) from None
+    return tuple(dict.fromkeys(out))  # one button each
+
+
 def _go(v: Any) -> str:
     words = _str(v).split()
     if words[:1] != ["go"] or not {"movetime", "depth", "nodes"} & set(words):
@@ -294,6 +312,8 @@ KEYS: dict[str, tuple[Callable[[Any], Any], str]] = {
     **{f"players.{name}": (_player, "who plays this side: human, computer[:LEVEL 0-20], uci:COMMAND, "
                                     "remote:BOARD") for name in ("white", "black", "blue", "green", "red")},
     "engine_go": (_go, "UCI go command for an engine side's move, e.g. go movetime 1000 or go depth 3"),
+    "engines": (_engines, "UCI engines the operator menu offers for a side: a list of commands, e.g. "
+                          "[\"stockfish\"] (at most 3)"),
     # (A board's own drag wait is the board's word; an owner sets drag_ms, which then holds.)
     **{f"timing.{f.name}": (_ms, "ms") for f in fields(Timing) if f.name != "board_drag_ms"},
     "gpio.enabled": (_bool, "false: never touch GPIO"),

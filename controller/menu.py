@@ -34,7 +34,7 @@ from display.view import Choice, Prompt
 
 from . import menu_arbiter as arb
 from .menu_entry import Entry
-from .menu_players import PLAYER_PRESETS, RemoteList, listed_remotes, player_screen
+from .menu_players import PLAYER_PRESETS, REMOTES_SHOWN, RemoteList, listed_engines, listed_remotes, player_screen
 from .menu_types import Action, ActionKind
 
 __all__ = ["PLAYER_PRESETS", "Action", "OperatorMenu"]
@@ -57,18 +57,22 @@ class OperatorMenu:
     """``variants``: names (shown capitalised) or a function giving (name, title) pairs, e.g.
     only the variants that fit the connected board (``controller.operator.make_menu``);
     ``games``: the stored games for the export list; ``remotes``: the boards of the hall that
-    could play a side (None: no hall, so no remote side is offered). ``current`` holds the settings in force
+    could play a side (None: no hall, so no remote side is offered); ``engines``: the UCI
+    engines offered for a side (``uci:COMMAND`` each, from the configuration). ``current`` holds the settings in force
     (keys ``variant``, ``time``, ``name0``, ``name1``, ``event``, ``round``, ``board``) and
     ``clocks_paused`` the arbiter's pause: the service keeps them up to date."""
 
     def __init__(self, variants: Sequence[str] | VariantList, sides: tuple[str, ...] = ("white", "black"),
-                 pin: str = "", games: GameList | None = None, remotes: RemoteList | None = None) -> None:
+                 pin: str = "", games: GameList | None = None, remotes: RemoteList | None = None,
+                 engines: Sequence[str] = ()) -> None:
         self._variant_source = variants
         self._variants: list[tuple[str, str]] | None = None
         self._games_source = games or (lambda: [])
         self._games: Sequence[tuple[int, str]] = []
         self._remotes_source = remotes
         self._remotes: list[str] = []  # the boards listed when the player screen opened
+        self._engines_configured = tuple(engines)
+        self._engines: list[str] = []  # the engines listed when the player screen opened
         self.sides = sides
         self.pin = pin
         self.screen = ""  # "": closed
@@ -159,7 +163,8 @@ class OperatorMenu:
                 (f"t:{t}", "No clock" if t == "none" else t) for t in presets] + [
                 ("t:other", "Other..."), ("back", "Back")], 2
         if screen == "player":
-            return player_screen(sides[self._player_side], None if self._remotes_source is None else self._remotes)
+            return player_screen(sides[self._player_side], None if self._remotes_source is None else self._remotes,
+                                 self._engines)
         if screen == "entry":
             assert self.entry is not None
             return self.entry.screen()
@@ -279,8 +284,10 @@ class OperatorMenu:
                 self._go(key)
             elif key.startswith("player"):
                 self._player_side = int(key[6:])
+                chosen = self.current.get(key, "")
+                self._engines = listed_engines(self._engines_configured, chosen)
                 if self._remotes_source is not None:
-                    self._remotes = listed_remotes(self._remotes_source, self.current.get(key, ""))
+                    self._remotes = listed_remotes(self._remotes_source, chosen, REMOTES_SHOWN - len(self._engines))
                 self._go("player")
             else:
                 self._start_entry(key)

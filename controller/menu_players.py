@@ -1,38 +1,65 @@
 """The operator menu's "Who plays Black?" screen (``controller.menu``): people, our engine at a
-few levels, and -- where a hall is configured -- the boards of the hall playing this variant,
-or any other board typed by name (``Other board...``)."""
+few levels, the UCI engines the configuration names (``engines``), and -- where a hall is
+configured -- the boards of the hall playing this variant, or any other board typed by name
+(``Other board...``)."""
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable, Sequence
+from pathlib import PurePath
 
-#: Who may play a side, as the menu offers it: (player, label). Other engines are chosen on the
-#: command line or in the configuration (docs/search.md, "Players"); boards of the hall are
-#: offered after these when a hall is configured (docs/hall.md, "Remote games").
+#: Who may play a side, as the menu offers it: (player, label). The configuration's UCI engines
+#: follow (a kiosk has no keyboard to type a command, so the owner names them beforehand:
+#: docs/configuration.md, ``engines``); boards of the hall come after those when a hall is
+#: configured (docs/hall.md, "Remote games").
 PLAYER_PRESETS = (("human", "Human"), ("computer:1", "Computer, beginner"), ("computer:8", "Computer, casual"),
                   ("computer:14", "Computer, club"), ("computer", "Computer, strongest"))
-#: Boards of the hall offered by name (with the presets, Other board and Back: six rows of
-#: two); any other is typed after Other board.
+#: Boards of the hall and UCI engines offered by name, together (with the presets, Other board
+#: and Back: six rows of two touch-sized buttons on the 800x480 screen); any other board is
+#: typed after Other board.
 REMOTES_SHOWN = 5
+#: UCI engines offered, at most (the rest of the ``REMOTES_SHOWN`` rows stay for boards).
+ENGINES_SHOWN = 3
 
 #: The boards of the hall that could play a side of this variant from elsewhere (their names).
 RemoteList = Callable[[], Sequence[str]]
 
 
-def player_screen(side: str, remotes: list[str] | None) -> tuple[str, list[tuple[str, str]], int]:
-    """``remotes``: the boards listed (None: no hall, no remote side)."""
+def player_screen(side: str, remotes: list[str] | None,
+                  engines: Sequence[str] = ()) -> tuple[str, list[tuple[str, str]], int]:
+    """``remotes``: the boards listed (None: no hall, no remote side); ``engines``: the UCI
+    engines listed, as ``uci:COMMAND`` player descriptions."""
     players = [(f"p:{p}", label) for p, label in PLAYER_PRESETS]
+    players += [(f"p:{e}", engine_label(e)) for e in engines]
     if remotes is None:
-        return f"Who plays {side}?", [*players, ("back", "Back")], 1
+        return f"Who plays {side}?", [*players, ("back", "Back")], 2 if engines else 1
     players += [(f"p:remote:{name}", f"Board {name}") for name in remotes]
     return f"Who plays {side}?", [*players, ("remote", "Other board..."), ("back", "Back")], 2
 
 
-def listed_remotes(source: RemoteList, chosen: str) -> list[str]:
-    """The boards offered, taken once as the screen opens (a list changing under the finger
-    would move the buttons); ``chosen``, the side's player in force, stays listed if remote."""
-    listed = list(source())[:REMOTES_SHOWN]
+def engine_label(player: str) -> str:
+    """``uci:/opt/fsf/fairy-stockfish --x`` is ``Engine fairy-stockfish --x``: the program's own
+    name, which is what its owner calls it, without the folder that would crowd the button."""
+    words = shlex.split(player.removeprefix("uci:"))
+    return "Engine " + shlex.join([PurePath(words[0]).name, *words[1:]])
+
+
+def listed_engines(configured: Sequence[str], chosen: str) -> list[str]:
+    """The UCI engines offered (``uci:COMMAND`` each); ``chosen``, the side's player in force,
+    stays listed if it is one (say from ``--black uci:stockfish``), so the screen shows it."""
+    listed = list(configured)[:ENGINES_SHOWN]
+    if chosen.startswith("uci:") and chosen not in listed:
+        listed = [chosen, *listed[:ENGINES_SHOWN - 1]]
+    return listed
+
+
+def listed_remotes(source: RemoteList, chosen: str, room: int = REMOTES_SHOWN) -> list[str]:
+    """The boards offered (at most ``room``), taken once as the screen opens (a list changing
+    under the finger would move the buttons); ``chosen``, the side's player in force, stays
+    listed if remote."""
+    listed = list(source())[:room]
     name = chosen.removeprefix("remote:")
-    if chosen.startswith("remote:") and name not in listed:
-        listed = [name, *listed[:REMOTES_SHOWN - 1]]
+    if room and chosen.startswith("remote:") and name not in listed:
+        listed = [name, *listed[:room - 1]]
     return listed

@@ -25,7 +25,8 @@ def make_menu(service: Service) -> OperatorMenu:
 
     return OperatorMenu(lambda: variants_that_fit(service), tuple(service.variant.sides),
                         service.config.operator_pin, games=lambda: games_for_export(service),
-                        remotes=(lambda: service.opponents.hall_boards()) if service.config.hall else None)
+                        remotes=(lambda: service.opponents.hall_boards()) if service.config.hall else None,
+                        engines=service.config.engines)
 
 
 def variants_that_fit(service: Service) -> list[tuple[str, str]]:
