@@ -15,7 +15,7 @@ from engine import start_position
 from tests.menu_screen import Screen
 from tests.opponent_moves import accepted, announced, hands
 from tests.service_rig import Rig
-from tests.test_players import STOCKFISH
+from tests.system_stockfish import STOCKFISH
 
 PRESETS = ["Human", "Computer, beginner", "Computer, casual", "Computer, club", "Computer, strongest"]
 

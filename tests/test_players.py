@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 
 import pytest
@@ -21,10 +20,9 @@ from controller.players import (
 )
 from controller.uci_player import EnginePlayer
 from engine import find_variant, start_position
+from tests.system_stockfish import STOCKFISH
 
 WAIT = 60.0
-#: Debian installs it in /usr/games, which a test runner's PATH may lack.
-STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
 
 
 @pytest.mark.parametrize(("text", "expected"), [
