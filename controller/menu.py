@@ -58,9 +58,10 @@ class OperatorMenu:
     only the variants that fit the connected board (``controller.operator.make_menu``);
     ``games``: the stored games for the export list; ``remotes``: the boards of the hall that
     could play a side (None: no hall, so no remote side is offered); ``engines``: the UCI
-    engines offered for a side (``uci:COMMAND`` each, from the configuration). ``current`` holds the settings in force
-    (keys ``variant``, ``time``, ``name0``, ``name1``, ``event``, ``round``, ``board``) and
-    ``clocks_paused`` the arbiter's pause: the service keeps them up to date."""
+    engines offered for a side (``uci:COMMAND`` each, from the configuration). ``current``
+    holds the settings in force (keys ``variant``, ``time``, ``name0``, ``name1``, ``event``,
+    ``round``, ``board``) and ``clocks_paused`` the arbiter's pause: the service keeps them up
+    to date."""
 
     def __init__(self, variants: Sequence[str] | VariantList, sides: tuple[str, ...] = ("white", "black"),
                  pin: str = "", games: GameList | None = None, remotes: RemoteList | None = None,

@@ -19,7 +19,7 @@ PLAYER_PRESETS = (("human", "Human"), ("computer:1", "Computer, beginner"), ("co
 #: and Back: six rows of two touch-sized buttons on the 800x480 screen); any other board is
 #: typed after Other board.
 REMOTES_SHOWN = 5
-#: UCI engines offered, at most (the rest of the ``REMOTES_SHOWN`` rows stay for boards).
+#: UCI engines offered, at most (the rest of the ``REMOTES_SHOWN`` buttons stay for boards).
 ENGINES_SHOWN = 3
 
 #: The boards of the hall that could play a side of this variant from elsewhere (their names).
