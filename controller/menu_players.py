@@ -48,18 +48,20 @@ def engine_label(player: str) -> str:
 def listed_engines(configured: Sequence[str], chosen: str) -> list[str]:
     """The UCI engines offered (``uci:COMMAND`` each); ``chosen``, the side's player in force,
     stays listed if it is one (say from ``--black uci:stockfish``), so the screen shows it."""
-    listed = list(configured)[:ENGINES_SHOWN]
-    if chosen.startswith("uci:") and chosen not in listed:
-        listed = [chosen, *listed[:ENGINES_SHOWN - 1]]
-    return listed
+    return _with_chosen(configured, chosen if chosen.startswith("uci:") else None, ENGINES_SHOWN)
 
 
 def listed_remotes(source: RemoteList, chosen: str, room: int = REMOTES_SHOWN) -> list[str]:
     """The boards offered (at most ``room``), taken once as the screen opens (a list changing
     under the finger would move the buttons); ``chosen``, the side's player in force, stays
     listed if remote."""
-    listed = list(source())[:room]
-    name = chosen.removeprefix("remote:")
-    if room and chosen.startswith("remote:") and name not in listed:
-        listed = [name, *listed[:room - 1]]
+    return _with_chosen(source(), chosen.removeprefix("remote:") if chosen.startswith("remote:") else None, room)
+
+
+def _with_chosen(offered: Sequence[str], chosen: str | None, room: int) -> list[str]:
+    """The first ``room`` of ``offered``, with ``chosen`` (the one in force) first among them
+    when it would be left out: the screen highlights the setting in force."""
+    listed = list(offered)[:room]
+    if chosen is not None and chosen not in listed:
+        listed = [chosen, *listed[:room - 1]]
     return listed
