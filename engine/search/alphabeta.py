@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import ChesseryError
-from ..moves import DROP, EN_PASSANT, Move
+from ..moves import Move
 from ..position import Outcome, Position
 from ..variant import Variant
 from .evaluation import Evaluator
@@ -48,9 +48,6 @@ __all__ = ["MATE", "MATE_BOUND", "Info", "Result", "Searcher"]
 
 #: Quiescence plies in which a side in check searches every answer instead of standing pat.
 EVASION_PLIES = 2
-#: Three sides: how many plies one line may be extended where the root side is in check, and
-#: whether quiet checks are searched at the first quiescence ply (round 27's trial).
-CHECK_EXTENSIONS = 2
 #: Below the root, at most this many moves of a node are searched (see the module docstring).
 WIDE = 48
 ROOT_WIDE = 64
@@ -254,7 +251,7 @@ class Searcher:
         if self.nodes % CHECK_EVERY == 0 and self.deadline.out_of_time():
             raise _Abort
 
-    def _node(self, depth: int, alpha: int, beta: int, ply: int, replied: bool = False, ext: int = 0) -> int:
+    def _node(self, depth: int, alpha: int, beta: int, ply: int, replied: bool = False) -> int:
         """The node's score for the root side. ``replied``: in the first round, an earlier
         opponent of the round plays every move, so this one (unless it is the root side) makes
         its own choice."""
@@ -266,13 +263,10 @@ class Searcher:
         outcome = pos.outcome()
         if outcome is not None:
             return self._terminal(outcome, ply)
-        root = self.root_side
-        side = pos.side
-        if self.several and side == root and ext < CHECK_EXTENSIONS and depth >= 1 and self.rules.in_check(pos):
-            depth += 1
-            ext += 1
         if depth <= 0:
             return self._quiesce(alpha, beta, ply, 0)
+        root = self.root_side
+        side = pos.side
         # ply < nsides: the sides to move after the root's move and before its next one (no
         # game of more than two sides has multi-move turns)
         first_round = self.several and side != root and ply < self.v.nsides
@@ -281,7 +275,7 @@ class Searcher:
             if own is None:
                 return self._static()
             pos.push(own)
-            s = self._node(depth - 1, alpha, beta, ply + 1, replied, ext)
+            s = self._node(depth - 1, alpha, beta, ply + 1, replied)
             pos.pop()
             return s
         table = self.table
@@ -331,7 +325,7 @@ class Searcher:
             if futile and not in_check(pos):
                 pop()
                 continue
-            s = node(depth - 1, alpha, beta, ply + 1, first_round and i >= answered_from, ext)
+            s = node(depth - 1, alpha, beta, ply + 1, first_round and i >= answered_from)
             pop()
             if maximizing:
                 if s > best:
@@ -385,14 +379,11 @@ class Searcher:
                     return stand
                 beta = min(beta, stand)
             best = stand
-            legal = rules.legal_moves(pos)
-            captures = worth_searching(self.orderer.captures(legal, pos.side), stand,
+            captures = worth_searching(self.orderer.captures(rules.legal_moves(pos), pos.side), stand,
                                        alpha if maximizing else beta, maximizing, pos.side,
                                        self.evaluator.tables.values, self.v)
             if qply >= QUIET_PLIES:
                 captures = captures[:QUIET_WIDE]
-            elif qply == 0 and self.several:
-                captures = captures + self._quiet_checks(legal)
         side = pos.side
         several = self.several
         own_end = INF
@@ -415,21 +406,6 @@ class Searcher:
         if best == INF and own_end < INF:
             best = own_end
         return best
-
-    def _quiet_checks(self, moves: list[Move]) -> list[Move]:
-        """The side to move's moves that capture and promote nothing and give check."""
-        pos = self.pos
-        assert pos is not None
-        side, owner, in_check = pos.side, self.v.owner, self.rules.in_check
-        out = []
-        for m in moves:
-            if m.captured or m.tag == EN_PASSANT or (m.promotion and m.tag != DROP) or owner[m.piece] != side:
-                continue
-            pos.push(m)
-            if in_check(pos):
-                out.append(m)
-            pos.pop()
-        return out
 
     # -- helpers --------------------------------------------------------------------------------
     def _static(self) -> int:
