@@ -60,8 +60,9 @@ def listed_remotes(source: RemoteList, chosen: str, room: int = REMOTES_SHOWN) -
 
 def _with_chosen(offered: Sequence[str], chosen: str | None, room: int) -> list[str]:
     """The first ``room`` of ``offered``, with ``chosen`` (the one in force) first among them
-    when it would be left out: the screen highlights the setting in force."""
+    when it would be left out: the screen highlights the setting in force. Never more than
+    ``room``, none for no room."""
     listed = list(offered)[:room]
-    if chosen is not None and chosen not in listed:
+    if room > 0 and chosen is not None and chosen not in listed:
         listed = [chosen, *listed[:room - 1]]
     return listed

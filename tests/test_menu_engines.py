@@ -9,7 +9,7 @@ import pytest
 
 from controller.config import ConfigError, parse_config
 from controller.menu import OperatorMenu
-from controller.menu_players import REMOTES_SHOWN
+from controller.menu_players import REMOTES_SHOWN, listed_remotes
 from controller.players import PlayerKind
 from engine import start_position
 from tests.menu_screen import Screen
@@ -64,6 +64,12 @@ def test_with_a_hall_the_engines_take_rows_from_the_boards() -> None:
     assert labels[len(PRESETS):] == ["Engine stockfish", "Engine lc0",
                                      *[f"Board b{i}" for i in range(REMOTES_SHOWN - 2)], "Other board...", "Back"]
     assert len(labels) == 12  # six rows of two, as without engines
+
+
+def test_the_board_in_force_takes_a_place_only_where_there_is_room() -> None:
+    boards = ["b0", "b1", "b2"]
+    assert listed_remotes(lambda: boards, "remote:far", 2) == ["far", "b0"]
+    assert listed_remotes(lambda: boards, "remote:far", 0) == []
 
 
 @pytest.mark.parametrize(("value", "says"), [
